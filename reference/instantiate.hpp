@@ -1,0 +1,27 @@
+// Explicit instantiation of the whole reference library for one scalar. Each
+// instantiate_<scalar>.cpp includes this file and expands RBDREF_INSTANTIATE_ALL(T) once, so that
+// every other translation unit links against these copies (the headers declare them extern).
+#pragma once
+
+#include "reference/aba.hpp"
+#include "reference/build_model.hpp"
+#include "reference/crba.hpp"
+#include "reference/energy.hpp"
+#include "reference/jacobian.hpp"
+#include "reference/jcalc.hpp"
+#include "reference/ltdl.hpp"
+#include "reference/mj_factor.hpp"
+#include "reference/rnea.hpp"
+
+#define RBDREF_INSTANTIATE_ALL(T)          \
+  namespace rbd {                          \
+  RBDREF_JCALC_INSTANTIATE(, T)            \
+  RBDREF_MODEL_INSTANTIATE(, T)            \
+  RBDREF_RNEA_INSTANTIATE(, T)             \
+  RBDREF_CRBA_INSTANTIATE(, T)             \
+  RBDREF_LTDL_INSTANTIATE(, T)             \
+  RBDREF_MJ_FACTOR_INSTANTIATE(, T)        \
+  RBDREF_ABA_INSTANTIATE(, T)              \
+  RBDREF_ENERGY_INSTANTIATE(, T)           \
+  RBDREF_JACOBIAN_INSTANTIATE(, T)         \
+  }

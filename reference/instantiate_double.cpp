@@ -1,0 +1,3 @@
+#include "reference/instantiate.hpp"
+
+RBDREF_INSTANTIATE_ALL(double)

@@ -1,0 +1,117 @@
+// The model: a kinematic tree in regular numbering (RBDA §4.1.2), built at the precision of T from
+// a precision-free description.
+//
+// Index base: 0 everywhere. Bodies are 0..NB-1; the fixed base is -1, so parent[i] = λ(i) < i and
+// λ(i) = -1 means "attached to the base". Joint i connects λ(i) to body i. Degrees of freedom
+// are numbered in body order: body i owns v entries iv[i] .. iv[i]+nvi[i]-1 and q entries
+// iq[i] .. iq[i]+nqi[i]-1.
+//
+// ModelDesc keeps every number as it was written (decimal text, read at the precision of T, or
+// an exact binary double), so that building a Model<bin50> from a URDF gives the model the file
+// states to 50 digits, not its double rounding.
+#pragma once
+
+#include "reference/errors.hpp"
+#include "reference/jcalc.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rbd {
+
+// A number of a model description: decimal text, or an exact binary double.
+struct Num {
+  std::string text;      // decimal text when !is_double
+  double value = 0;      // the exact value when is_double
+  bool is_double = false;
+
+  static Num decimal(std::string t) { Num n; n.text = std::move(t); return n; }
+  static Num exact(double v) { Num n; n.value = v; n.is_double = true; return n; }
+  template <class T>
+  T as() const { return is_double ? T(value) : from_decimal<T>(text); }
+  // The text as written, or the shortest decimal that reads back as the same double.
+  std::string str() const;
+};
+using Num3 = std::array<Num, 3>;
+
+struct JointDesc {
+  std::string name;
+  JointType type = JointType::Fixed;
+  Num3 axis{Num::exact(0), Num::exact(0), Num::exact(1)};  // normalized when built
+  Num pitch = Num::exact(0);                               // helical
+  std::optional<Num3> plane_x;                             // planar: in-plane x direction
+};
+
+// Placement of a frame in its parent: translation xyz, then rotation (URDF's rpy, or a
+// quaternion (w, x, y, z), normalized when built).
+struct OriginDesc {
+  Num3 xyz{Num::exact(0), Num::exact(0), Num::exact(0)};
+  Num3 rpy{Num::exact(0), Num::exact(0), Num::exact(0)};
+  std::optional<std::array<Num, 4>> quat;  // overrides rpy when present
+};
+
+// Mass, COM (body frame), and the rotational inertia about the COM given in a frame rotated by
+// rpy from the body frame (URDF <inertial>; rpy = 0 in the canonical format): Ic = R I Rᵀ.
+struct InertialDesc {
+  Num mass = Num::exact(0);
+  Num3 com{Num::exact(0), Num::exact(0), Num::exact(0)};
+  std::array<Num, 6> I{Num::exact(0), Num::exact(0), Num::exact(0),
+                       Num::exact(0), Num::exact(0), Num::exact(0)};  // ixx iyy izz ixy ixz iyz
+  Num3 rpy{Num::exact(0), Num::exact(0), Num::exact(0)};
+};
+
+struct BodyDesc {
+  std::string name;
+  int parent = -1;     // index of an earlier body, or -1 for the base
+  JointDesc joint;     // joint between parent and this body
+  OriginDesc origin;   // joint frame in the parent body's frame (Xtree)
+  InertialDesc inertial;
+  std::string where;   // field path for messages, e.g. "bodies[3]" or "link 'forearm'"
+};
+
+struct ModelDesc {
+  std::string name;
+  std::vector<BodyDesc> bodies;  // parent index < own index
+  Num3 gravity{Num::exact(0), Num::exact(0), Num::decimal("-9.81")};
+};
+
+template <class T>
+struct Model {
+  std::string name;
+  int NB = 0;                        // number of bodies (after merging fixed joints)
+  int nq = 0, nv = 0;                // sizes of q and of v (qd, qdd, tau)
+  std::vector<int> parent;           // λ(i) (NB), -1 = base
+  std::vector<Joint<T>> joint;       // joint i (NB)
+  std::vector<Xform<T>> Xtree;       // iXλ(i) at q = 0 before the joint: the joint frame in λ(i) (NB)
+  std::vector<Inertia<T>> I;         // spatial inertia of body i in body coordinates (NB)
+  std::vector<int> iq, nqi, iv, nvi; // q and v ranges of joint i (NB)
+  std::vector<std::string> body_name, joint_name;  // (NB)
+  std::vector<int> dof_parent;       // λ over DoFs (nv): previous DoF of the same joint, else the
+                                     // last DoF of the nearest ancestor joint with DoFs, else -1
+  std::vector<int> dof_body;         // body owning each DoF (nv)
+  Vec3<T> gravity;                   // a_g, linear, base coordinates
+  // Bodies of the description merged into each body through fixed joints, with their frames.
+  struct Merged { std::string name; int body; Xform<T> X; };  // X = frame of `name` from body's frame
+  std::vector<Merged> merged;
+
+  // Gravity as a spatial acceleration of the base, a_g = [0; g]; algorithms use a_0 = -a_g.
+  Motion<T> a_grav() const { return Motion<T>(Vec3<T>::Zero(), gravity); }
+};
+
+// Builds the model at the precision of T: reads every number at that precision, normalizes axes,
+// applies inertial rotations as R I Rᵀ, and merges bodies attached by fixed joints into their
+// parent (their inertia is added, their children re-attached with the composed Xtree).
+// Validates as it goes and throws ModelError naming the field: parent order, zero axis, planar
+// plane_x not orthogonal to the normal, negative mass, rotational inertia not positive-definite
+// (or not zero for a massless body), principal moments breaking the triangle inequality.
+template <class T>
+Model<T> build_model(const ModelDesc& desc);
+
+#define RBDREF_MODEL_INSTANTIATE(EXT, T) EXT template Model<T> build_model<T>(const ModelDesc&);
+#define RBDREF_MODEL_EXTERN(T) RBDREF_MODEL_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_SCALAR(RBDREF_MODEL_EXTERN)
+#undef RBDREF_MODEL_EXTERN
+
+}  // namespace rbd

@@ -1,0 +1,63 @@
+// RNEA: inverse dynamics by the recursive Newton-Euler algorithm (RBDA table 5.1; seed
+// 003_a9d22234e257a890.txt eqs. 30-38).
+//
+//   tau = rnea(model, q, qd, qdd, f_ext)     tau = H(q) qdd + C(q, qd, f_ext)
+//   C   = bias(model, q, qd, f_ext)          rnea with qdd = 0 (Coriolis, centrifugal, gravity)
+//
+// Inputs: q (nq), qd, qdd (nv); f_ext (optional, NB) the external force on body i in body i
+// coordinates. Output: tau (nv), the joint forces.
+//
+//   a_-1 = -a_g                                                   (gravity as a base acceleration)
+//   forward, i = 0..NB-1:
+//     a_i = Xup_i a_λ(i) + S_i qdd_i + c_i                        (c_i = cJ + v_i × vJ)
+//     f_i = I_i a_i + v_i ×* I_i v_i - f_ext_i                    (seed 003 eq. 36-37)
+//   backward, i = NB-1..0:
+//     tau_i = S_iᵀ f_i                                            (eq. 38)
+//     f_λ(i) += Xup_iᵀ f_i                                        (force to parent coordinates)
+#pragma once
+
+#include "reference/kinematics.hpp"
+
+namespace rbd {
+
+template <class T>
+VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
+             const std::vector<Force<T>>* f_ext = nullptr) {
+  const int NB = model.NB;
+  const TreeKinematics<T> k = kinematics<T>(model, q, qd);
+  std::vector<Motion<T>> a(NB);
+  std::vector<Force<T>> f(NB);
+  const Motion<T> a0 = -model.a_grav();
+  for (int i = 0; i < NB; ++i) {
+    const int p = model.parent[i];
+    const Motion<T> Sqdd(Vec6<T>(k.S[i] * qdd.segment(model.iv[i], model.nvi[i])));
+    a[i] = k.Xup[i].apply(p < 0 ? a0 : a[p]) + Sqdd + k.c[i];
+    f[i] = model.I[i] * a[i] + crf<T>(k.v[i], model.I[i] * k.v[i]);
+    if (f_ext) f[i] -= (*f_ext)[i];
+  }
+  VecX<T> tau(model.nv);
+  for (int i = NB - 1; i >= 0; --i) {
+    tau.segment(model.iv[i], model.nvi[i]) = k.S[i].transpose() * f[i].c;
+    const int p = model.parent[i];
+    if (p >= 0) f[p] += k.Xup[i].apply_transpose(f[i]);
+  }
+  return tau;
+}
+
+// C(q, qd) = rnea(q, qd, 0): the joint forces that produce zero acceleration.
+template <class T>
+VecX<T> bias(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
+             const std::vector<Force<T>>* f_ext = nullptr) {
+  return rnea<T>(model, q, qd, VecX<T>::Zero(model.nv), f_ext);
+}
+
+#define RBDREF_RNEA_INSTANTIATE(EXT, T)                                                                   \
+  EXT template VecX<T> rnea<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,           \
+                               const std::vector<Force<T>>*);                                           \
+  EXT template VecX<T> bias<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const std::vector<Force<T>>*); \
+  EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
+#define RBDREF_RNEA_EXTERN(T) RBDREF_RNEA_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_SCALAR(RBDREF_RNEA_EXTERN)
+#undef RBDREF_RNEA_EXTERN
+
+}  // namespace rbd

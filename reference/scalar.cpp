@@ -1,0 +1,122 @@
+#include "reference/scalar.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace rbd {
+
+template <>
+int digits10<bin50>() {
+  return 50;
+}
+template <>
+int digits10<bin100>() {
+  return 100;
+}
+template <>
+int digits10<float128>() {
+  return 33;
+}
+template <>
+int digits10<mpfr>() {
+  return static_cast<int>(mpfr::default_precision());
+}
+
+bool is_decimal(const std::string& s) {
+  static const std::regex re(R"(\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*)");
+  return std::regex_match(s, re);
+}
+
+namespace {
+
+void require_decimal(const std::string& s) {
+  if (!is_decimal(s)) throw std::invalid_argument("not a finite decimal number: '" + s + "'");
+}
+
+}  // namespace
+
+template <>
+double from_decimal<double>(const std::string& s) {
+  require_decimal(s);
+  errno = 0;
+  double x = std::strtod(s.c_str(), nullptr);  // correctly rounded (glibc)
+  if (errno == ERANGE && !std::isfinite(x)) throw std::invalid_argument("out of range for double: '" + s + "'");
+  return x;
+}
+
+template <>
+long double from_decimal<long double>(const std::string& s) {
+  require_decimal(s);
+  errno = 0;
+  long double x = std::strtold(s.c_str(), nullptr);
+  if (errno == ERANGE && !std::isfinite(x)) throw std::invalid_argument("out of range for long double: '" + s + "'");
+  return x;
+}
+
+// Boost's string constructors round correctly for cpp_bin_float and MPFR; float128 goes through
+// libquadmath's strtoflt128, also correctly rounded.
+template <>
+float128 from_decimal<float128>(const std::string& s) {
+  require_decimal(s);
+  return float128(s);
+}
+template <>
+bin50 from_decimal<bin50>(const std::string& s) {
+  require_decimal(s);
+  return bin50(s);
+}
+template <>
+bin100 from_decimal<bin100>(const std::string& s) {
+  require_decimal(s);
+  return bin100(s);
+}
+template <>
+mpfr from_decimal<mpfr>(const std::string& s) {
+  require_decimal(s);
+  return mpfr(s);
+}
+
+namespace {
+template <class T>
+std::string boost_str(const T& x, int digits) {
+  if (digits <= 0) digits = std::numeric_limits<T>::max_digits10;
+  return x.str(digits, std::ios_base::scientific);
+}
+}  // namespace
+
+template <>
+std::string to_decimal<double>(const double& x, int digits) {
+  if (digits <= 0) digits = 17;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+  return buf;
+}
+template <>
+std::string to_decimal<long double>(const long double& x, int digits) {
+  if (digits <= 0) digits = 21;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.*Le", digits - 1, x);
+  return buf;
+}
+template <>
+std::string to_decimal<float128>(const float128& x, int digits) {
+  return boost_str(x, digits);
+}
+template <>
+std::string to_decimal<bin50>(const bin50& x, int digits) {
+  return boost_str(x, digits);
+}
+template <>
+std::string to_decimal<bin100>(const bin100& x, int digits) {
+  return boost_str(x, digits);
+}
+template <>
+std::string to_decimal<mpfr>(const mpfr& x, int digits) {
+  if (digits <= 0) digits = static_cast<int>(mpfr::default_precision()) + 3;
+  return x.str(digits, std::ios_base::scientific);
+}
+
+}  // namespace rbd

@@ -1,0 +1,278 @@
+// Spatial (6-D) algebra in Plücker coordinates, [angular; linear] order (RBDA ch. 2; seed
+// 003_a9d22234e257a890.txt, eqs. 9-21).
+//
+//   Motion<T>   m = [ω; v]   velocities, accelerations, motion-subspace columns (space M⁶)
+//   Force<T>    f = [n; f]   forces, momenta (space F⁶)
+//   Xform<T>    BXA, a Plücker transform from A to B coordinates, stored as (E, r):
+//               E = rotation from A to B coordinates (3x3), r = origin of B expressed in A (3).
+//               BXA = [E 0; -E r× E]                                        (seed 003 eq. 11)
+//   Inertia<T>  a spatial inertia, a symmetric 6x6 matrix in one frame      (seed 003 eq. 17)
+//
+// Motion and Force are different types, so that a motion is never transformed like a force nor
+// added to one. The only products between them are the scalar product f·m (power) and the
+// cross products m × m (crm, eq. 9) and m ×* f (crf, eq. 10).
+#pragma once
+
+#include "reference/scalar.hpp"
+
+#include <Eigen/Dense>
+
+namespace rbd {
+
+template <class T>
+using Vec3 = Eigen::Matrix<T, 3, 1>;
+template <class T>
+using Mat3 = Eigen::Matrix<T, 3, 3>;
+template <class T>
+using Vec6 = Eigen::Matrix<T, 6, 1>;
+template <class T>
+using Mat6 = Eigen::Matrix<T, 6, 6>;
+template <class T>
+using VecX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <class T>
+using MatX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+// 6 x k with k <= 6, stored without heap allocation (motion subspaces S, force subspaces T).
+template <class T>
+using Mat6K = Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 6>;
+// k-vectors with k <= 6 (joint velocities, joint forces of one joint).
+template <class T>
+using VecK = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 6, 1>;
+template <class T>
+using MatK = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+
+// r× : the 3x3 cross-product matrix, r× x = r × x (seed 003 eq. 1).
+template <class T>
+Mat3<T> skew(const Vec3<T>& r) {
+  Mat3<T> m;
+  m << T(0), -r(2), r(1),  //
+      r(2), T(0), -r(0),   //
+      -r(1), r(0), T(0);
+  return m;
+}
+
+template <class T>
+struct Motion {
+  Vec6<T> c = Vec6<T>::Zero();  // [ω; v]
+  Motion() = default;
+  explicit Motion(const Vec6<T>& c_) : c(c_) {}
+  Motion(const Vec3<T>& ang, const Vec3<T>& lin) { c << ang, lin; }
+  Vec3<T> ang() const { return c.template head<3>(); }
+  Vec3<T> lin() const { return c.template tail<3>(); }
+  Motion operator+(const Motion& o) const { return Motion(Vec6<T>(c + o.c)); }
+  Motion operator-(const Motion& o) const { return Motion(Vec6<T>(c - o.c)); }
+  Motion operator-() const { return Motion(Vec6<T>(-c)); }
+  Motion& operator+=(const Motion& o) { c += o.c; return *this; }
+  friend Motion operator*(const T& s, const Motion& m) { return Motion(Vec6<T>(s * m.c)); }
+};
+
+template <class T>
+struct Force {
+  Vec6<T> c = Vec6<T>::Zero();  // [n; f]
+  Force() = default;
+  explicit Force(const Vec6<T>& c_) : c(c_) {}
+  Force(const Vec3<T>& ang, const Vec3<T>& lin) { c << ang, lin; }
+  Vec3<T> ang() const { return c.template head<3>(); }
+  Vec3<T> lin() const { return c.template tail<3>(); }
+  Force operator+(const Force& o) const { return Force(Vec6<T>(c + o.c)); }
+  Force operator-(const Force& o) const { return Force(Vec6<T>(c - o.c)); }
+  Force operator-() const { return Force(Vec6<T>(-c)); }
+  Force& operator+=(const Force& o) { c += o.c; return *this; }
+  Force& operator-=(const Force& o) { c -= o.c; return *this; }
+  friend Force operator*(const T& s, const Force& f) { return Force(Vec6<T>(s * f.c)); }
+};
+
+// f · m: the power of force f on motion m (the only scalar product; seed 003 §2.2).
+template <class T>
+T dot(const Force<T>& f, const Motion<T>& m) {
+  return f.c.dot(m.c);
+}
+
+// v × m (seed 003 eq. 9): [ω × mω; ω × mv + v × mω].
+template <class T>
+Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
+  const Vec3<T> w = v.ang(), vo = v.lin(), ma = m.ang(), ml = m.lin();
+  return Motion<T>(Vec3<T>(w.cross(ma)), Vec3<T>(w.cross(ml) + vo.cross(ma)));
+}
+
+// v ×* f (seed 003 eq. 10): [ω × n + v × f; ω × f].
+template <class T>
+Force<T> crf(const Motion<T>& v, const Force<T>& f) {
+  const Vec3<T> w = v.ang(), vo = v.lin(), n = f.ang(), fl = f.lin();
+  return Force<T>(Vec3<T>(w.cross(n) + vo.cross(fl)), Vec3<T>(w.cross(fl)));
+}
+
+// The 6x6 matrices of v× and v×*; crf(v) = -crm(v)ᵀ.
+template <class T>
+Mat6<T> crm_matrix(const Motion<T>& v) {
+  Mat6<T> m = Mat6<T>::Zero();
+  const Mat3<T> w = skew<T>(v.ang()), vo = skew<T>(v.lin());
+  m.template block<3, 3>(0, 0) = w;
+  m.template block<3, 3>(3, 0) = vo;
+  m.template block<3, 3>(3, 3) = w;
+  return m;
+}
+template <class T>
+Mat6<T> crf_matrix(const Motion<T>& v) {
+  Mat6<T> m = Mat6<T>::Zero();
+  const Mat3<T> w = skew<T>(v.ang()), vo = skew<T>(v.lin());
+  m.template block<3, 3>(0, 0) = w;
+  m.template block<3, 3>(0, 3) = vo;
+  m.template block<3, 3>(3, 3) = w;
+  return m;
+}
+
+// Plücker transform BXA = rot(E) xlt(r) (seed 003 eq. 11). Applied to a motion it gives B
+// coordinates from A coordinates; apply_force gives the force transform BX*A = BXA^{-T}
+// (eq. 14-15); apply_transpose gives BXAᵀ f, which takes a force from B to A coordinates.
+template <class T>
+struct Xform {
+  Mat3<T> E = Mat3<T>::Identity();
+  Vec3<T> r = Vec3<T>::Zero();
+
+  Xform() = default;
+  Xform(const Mat3<T>& E_, const Vec3<T>& r_) : E(E_), r(r_) {}
+
+  static Xform identity() { return Xform(); }
+  // rot(E): a pure change of axes; E maps A coordinates to B coordinates.
+  static Xform rot(const Mat3<T>& E) { return Xform(E, Vec3<T>::Zero()); }
+  // xlt(r): a pure shift of origin to r (expressed in A).
+  static Xform xlt(const Vec3<T>& r) { return Xform(Mat3<T>::Identity(), r); }
+
+  // BXA m = [E ω; E (v - r × ω)]
+  Motion<T> apply(const Motion<T>& m) const {
+    const Vec3<T> w = m.ang();
+    return Motion<T>(Vec3<T>(E * w), Vec3<T>(E * (m.lin() - r.cross(w))));
+  }
+  // BX*A f = [E (n - r × f); E f]
+  Force<T> apply_force(const Force<T>& f) const {
+    const Vec3<T> fl = f.lin();
+    return Force<T>(Vec3<T>(E * (f.ang() - r.cross(fl))), Vec3<T>(E * fl));
+  }
+  // BXAᵀ f = AX*B f = [Eᵀ n + r × Eᵀ f; Eᵀ f]  (a force from B to A coordinates)
+  Force<T> apply_transpose(const Force<T>& f) const {
+    const Vec3<T> fl = E.transpose() * f.lin();
+    return Force<T>(Vec3<T>(E.transpose() * f.ang() + r.cross(fl)), fl);
+  }
+  // BXA⁻¹ m = AXB m = [Eᵀ ω; Eᵀ v + r × Eᵀ ω]  (a motion from B to A coordinates)
+  Motion<T> apply_inverse(const Motion<T>& m) const {
+    const Vec3<T> w = E.transpose() * m.ang();
+    return Motion<T>(w, Vec3<T>(E.transpose() * m.lin() + r.cross(w)));
+  }
+  // Composition: (*this) * o = CXB BXA = CXA, with this = CXB, o = BXA.
+  Xform operator*(const Xform& o) const { return Xform(Mat3<T>(E * o.E), Vec3<T>(o.r + o.E.transpose() * r)); }
+  // BXA⁻¹ = AXB = (Eᵀ, -E r)  (seed 003 eq. 13)
+  Xform inverse() const { return Xform(Mat3<T>(E.transpose()), Vec3<T>(-(E * r))); }
+
+  // The 6x6 matrices.
+  Mat6<T> matrix() const {
+    Mat6<T> X = Mat6<T>::Zero();
+    X.template block<3, 3>(0, 0) = E;
+    X.template block<3, 3>(3, 0) = -E * skew<T>(r);
+    X.template block<3, 3>(3, 3) = E;
+    return X;
+  }
+  Mat6<T> force_matrix() const {
+    Mat6<T> X = Mat6<T>::Zero();
+    X.template block<3, 3>(0, 0) = E;
+    X.template block<3, 3>(0, 3) = -E * skew<T>(r);
+    X.template block<3, 3>(3, 3) = E;
+    return X;
+  }
+};
+
+// A motion subspace (columns are motion vectors) transformed column by column.
+template <class T>
+Mat6K<T> apply(const Xform<T>& X, const Mat6K<T>& S) {
+  Mat6K<T> out(6, S.cols());
+  for (Eigen::Index j = 0; j < S.cols(); ++j) out.col(j) = X.apply(Motion<T>(Vec6<T>(S.col(j)))).c;
+  return out;
+}
+// Force columns taken to the parent: Xᵀ F.
+template <class T>
+Mat6K<T> apply_transpose(const Xform<T>& X, const Mat6K<T>& F) {
+  Mat6K<T> out(6, F.cols());
+  for (Eigen::Index j = 0; j < F.cols(); ++j) out.col(j) = X.apply_transpose(Force<T>(Vec6<T>(F.col(j)))).c;
+  return out;
+}
+
+// Coordinate rotation matrices of Featherstone's rotx/roty/rotz: E for axes rotated by θ about x,
+// y, z (E maps parent coordinates to the rotated frame's coordinates, E = R(θ)ᵀ).
+template <class T>
+Mat3<T> rotz_E(const T& th) {
+  using std::cos;
+  using std::sin;
+  const T c = cos(th), s = sin(th);
+  Mat3<T> E;
+  E << c, s, T(0), -s, c, T(0), T(0), T(0), T(1);
+  return E;
+}
+
+// Active rotation by angle θ about the unit axis a (Rodrigues): R = I cosθ + sinθ a× + (1-cosθ) a aᵀ.
+// The child frame's axes expressed in the parent are the columns of R; E = Rᵀ.
+template <class T>
+Mat3<T> axis_angle(const Vec3<T>& a, const T& th) {
+  using std::cos;
+  using std::sin;
+  const T c = cos(th), s = sin(th);
+  return Mat3<T>(c * Mat3<T>::Identity() + s * skew<T>(a) + (T(1) - c) * a * a.transpose());
+}
+
+// Rotation of a quaternion q = (w, x, y, z), child-to-parent (active), for any q != 0: the
+// formula divides by |q|², so the result is exactly the rotation that q/|q| represents.
+template <class T>
+Mat3<T> quat_to_R(const T& w, const T& x, const T& y, const T& z) {
+  const T n2 = w * w + x * x + y * y + z * z;
+  const T s = T(2) / n2;
+  Mat3<T> R;
+  R << T(1) - s * (y * y + z * z), s * (x * y - w * z), s * (x * z + w * y),  //
+      s * (x * y + w * z), T(1) - s * (x * x + z * z), s * (y * z - w * x),    //
+      s * (x * z - w * y), s * (y * z + w * x), T(1) - s * (x * x + y * y);
+  return R;
+}
+
+// URDF's fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll), child-to-parent.
+template <class T>
+Mat3<T> rpy_to_R(const T& roll, const T& pitch, const T& yaw) {
+  const Vec3<T> ex(T(1), T(0), T(0)), ey(T(0), T(1), T(0)), ez(T(0), T(0), T(1));
+  return Mat3<T>(axis_angle<T>(ez, yaw) * axis_angle<T>(ey, pitch) * axis_angle<T>(ex, roll));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spatial inertia (seed 003 eqs. 17-21).
+
+template <class T>
+struct Inertia {
+  Mat6<T> M = Mat6<T>::Zero();  // symmetric, [angular; linear] blocks
+  Inertia() = default;
+  explicit Inertia(const Mat6<T>& M_) : M(M_) {}
+
+  // mcI(m, c, Ic): mass m, centre of mass c and rotational inertia Ic about the COM, all in the
+  // body frame: [Ic + m c× c×ᵀ, m c×; m c×ᵀ, m 1]  (seed 003 eqs. 17-18).
+  static Inertia mcI(const T& m, const Vec3<T>& c, const Mat3<T>& Ic) {
+    const Mat3<T> C = skew<T>(c);
+    Inertia I;
+    I.M.template block<3, 3>(0, 0) = Ic + m * C * C.transpose();
+    I.M.template block<3, 3>(0, 3) = m * C;
+    I.M.template block<3, 3>(3, 0) = m * C.transpose();
+    I.M.template block<3, 3>(3, 3) = m * Mat3<T>::Identity();
+    return I;
+  }
+  T mass() const { return M(5, 5); }
+  // Centre of mass: h = m c is the vector of the (upper-right) block m c×.
+  Vec3<T> com() const {
+    const Mat3<T> H = M.template block<3, 3>(0, 3);
+    return Vec3<T>(H(2, 1), H(0, 2), H(1, 0)) / mass();
+  }
+  Force<T> operator*(const Motion<T>& v) const { return Force<T>(Vec6<T>(M * v.c)); }
+  Inertia operator+(const Inertia& o) const { return Inertia(Mat6<T>(M + o.M)); }
+  Inertia& operator+=(const Inertia& o) { M += o.M; return *this; }
+};
+
+// The inertia I, given in B coordinates, expressed in A coordinates: BXAᵀ I BXA (seed 003 eq. 20).
+template <class T>
+Mat6<T> transform_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
+  const Mat6<T> Xm = X.matrix();
+  return Xm.transpose() * I * Xm;
+}
+
+}  // namespace rbd

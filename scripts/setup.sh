@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages rbdref needs to build, test and run. Idempotent: packages already
+# present are skipped by apt-get. Run as root (or with sudo available) on Debian 12.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config git
+  libeigen3-dev            # dense linear algebra, templated on the scalar
+  libboost-dev             # Boost.Multiprecision (cpp_bin_float, float128, mpfr_float)
+  libmpfr-dev libgmp-dev   # backend of the run-time-precision scalar
+  libgtest-dev libgmock-dev googletest
+  librapidcheck-dev        # property tests (rapidcheck, rapidcheck_gtest targets)
+  nlohmann-json3-dev       # JSON formats
+  libcli11-dev             # the command line
+  libtinyxml2-dev          # URDF reader
+  libbenchmark-dev         # bench/
+  libssl-dev               # SHA-256 of model files (provenance)
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
