@@ -27,12 +27,14 @@ template <class T>
 struct SparseFactor {
   MatX<T> LD;               // factor in place (nv x nv), see above
   std::vector<int> lambda;  // DoF parent array
+  bool unit = true;         // ltdl: L has an implied unit diagonal and D is on LD's diagonal;
+                            // ltl: LD's diagonal is L's diagonal
   bool ok = true;           // every pivot positive
   int failed_at = -1;       // first DoF (in factorization order, k = n-1 .. 0) with a bad pivot
   T min_pivot;              // smallest D_kk (ltdl) or L_kk² (ltl)
 
-  MatX<T> L() const;        // explicit L (unit diagonal for ltdl)
-  VecX<T> D() const;        // explicit D (ltdl; ones for ltl)
+  MatX<T> L() const;        // explicit L (nv x nv): unit diagonal for ltdl
+  VecX<T> D() const;        // explicit D (nv): ltdl's pivots; ones for ltl
 };
 
 // RBDA table 6.3, LTDL:
@@ -58,12 +60,12 @@ SparseFactor<T> ltdl(const MatX<T>& H, const std::vector<int>& lambda);
 template <class T>
 SparseFactor<T> ltl(const MatX<T>& H, const std::vector<int>& lambda);
 
-// Products and back-substitutions with the factors (RBDA table 6.4). `unit` says whether L has
-// an implied unit diagonal (ltdl) or stores it (ltl).
-template <class T> VecX<T> mul_L(const SparseFactor<T>& f, bool unit, VecX<T> x);    // L x
-template <class T> VecX<T> mul_Lt(const SparseFactor<T>& f, bool unit, VecX<T> x);   // Lᵀ x
-template <class T> VecX<T> solve_L(const SparseFactor<T>& f, bool unit, VecX<T> x);  // L⁻¹ x
-template <class T> VecX<T> solve_Lt(const SparseFactor<T>& f, bool unit, VecX<T> x); // L⁻ᵀ x
+// Products and back-substitutions with the factor's L (RBDA table 6.4), for either
+// factorization (f.unit tells whether L's diagonal is implied).
+template <class T> VecX<T> mul_L(const SparseFactor<T>& f, VecX<T> x);    // L x
+template <class T> VecX<T> mul_Lt(const SparseFactor<T>& f, VecX<T> x);   // Lᵀ x
+template <class T> VecX<T> solve_L(const SparseFactor<T>& f, VecX<T> x);  // L⁻¹ x
+template <class T> VecX<T> solve_Lt(const SparseFactor<T>& f, VecX<T> x); // L⁻ᵀ x
 
 // H x = b with H = Lᵀ D L:  x = L⁻¹ D⁻¹ L⁻ᵀ b.
 template <class T> VecX<T> ltdl_solve(const SparseFactor<T>& f, const VecX<T>& b);
@@ -76,14 +78,16 @@ template <class T>
 MatX<T> SparseFactor<T>::L() const {
   const Eigen::Index n = LD.rows();
   MatX<T> L = MatX<T>::Zero(n, n);
-  for (Eigen::Index k = 0; k < n; ++k)
+  for (Eigen::Index k = 0; k < n; ++k) {
+    L(k, k) = unit ? T(1) : LD(k, k);
     for (int i = lambda[k]; i >= 0; i = lambda[i]) L(k, i) = LD(k, i);
+  }
   return L;
 }
 
 template <class T>
 VecX<T> SparseFactor<T>::D() const {
-  return LD.diagonal();
+  return unit ? VecX<T>(LD.diagonal()) : VecX<T>(VecX<T>::Ones(LD.rows()));
 }
 
 template <class T>
@@ -115,6 +119,7 @@ SparseFactor<T> ltl(const MatX<T>& H, const std::vector<int>& lambda) {
   SparseFactor<T> f;
   f.LD = H;
   f.lambda = lambda;
+  f.unit = false;
   MatX<T>& A = f.LD;
   const int n = static_cast<int>(A.rows());
   f.min_pivot = n > 0 ? A(n - 1, n - 1) : T(0);
@@ -136,8 +141,9 @@ SparseFactor<T> ltl(const MatX<T>& H, const std::vector<int>& lambda) {
 // L x: (L x)_i = L_ii x_i + Σ_{j ancestor of i} L_ij x_j; ascending order would overwrite x_j
 // before use, so go descending (x_i depends only on ancestors j < i).
 template <class T>
-VecX<T> mul_L(const SparseFactor<T>& f, bool unit, VecX<T> x) {
+VecX<T> mul_L(const SparseFactor<T>& f, VecX<T> x) {
   const auto& L = f.LD;
+  const bool unit = f.unit;
   for (int i = static_cast<int>(x.size()) - 1; i >= 0; --i) {
     if (!unit) x(i) *= L(i, i);
     for (int j = f.lambda[i]; j >= 0; j = f.lambda[j]) x(i) += L(i, j) * x(j);
@@ -148,8 +154,9 @@ VecX<T> mul_L(const SparseFactor<T>& f, bool unit, VecX<T> x) {
 // Lᵀ x: (Lᵀ x)_j = L_jj x_j + Σ_{i descendant of j} L_ij x_i; ascending order reads x_i, i > j,
 // only after x_j is done.
 template <class T>
-VecX<T> mul_Lt(const SparseFactor<T>& f, bool unit, VecX<T> x) {
+VecX<T> mul_Lt(const SparseFactor<T>& f, VecX<T> x) {
   const auto& L = f.LD;
+  const bool unit = f.unit;
   const int n = static_cast<int>(x.size());
   for (int i = 0; i < n; ++i) {
     const T xi = x(i);  // still the input value: only descendants (later) add into x(i)
@@ -161,8 +168,9 @@ VecX<T> mul_Lt(const SparseFactor<T>& f, bool unit, VecX<T> x) {
 
 // x <- L⁻¹ x, ascending: x_i = (x_i - Σ_{j ancestor} L_ij x_j) / L_ii.
 template <class T>
-VecX<T> solve_L(const SparseFactor<T>& f, bool unit, VecX<T> x) {
+VecX<T> solve_L(const SparseFactor<T>& f, VecX<T> x) {
   const auto& L = f.LD;
+  const bool unit = f.unit;
   const int n = static_cast<int>(x.size());
   for (int i = 0; i < n; ++i) {
     for (int j = f.lambda[i]; j >= 0; j = f.lambda[j]) x(i) -= L(i, j) * x(j);
@@ -173,8 +181,9 @@ VecX<T> solve_L(const SparseFactor<T>& f, bool unit, VecX<T> x) {
 
 // x <- L⁻ᵀ x, descending: x_i /= L_ii; then x_j -= L_ij x_i for the ancestors j of i.
 template <class T>
-VecX<T> solve_Lt(const SparseFactor<T>& f, bool unit, VecX<T> x) {
+VecX<T> solve_Lt(const SparseFactor<T>& f, VecX<T> x) {
   const auto& L = f.LD;
+  const bool unit = f.unit;
   for (int i = static_cast<int>(x.size()) - 1; i >= 0; --i) {
     if (!unit) x(i) /= L(i, i);
     for (int j = f.lambda[i]; j >= 0; j = f.lambda[j]) x(j) -= L(i, j) * x(i);
@@ -184,24 +193,24 @@ VecX<T> solve_Lt(const SparseFactor<T>& f, bool unit, VecX<T> x) {
 
 template <class T>
 VecX<T> ltdl_solve(const SparseFactor<T>& f, const VecX<T>& b) {
-  VecX<T> x = solve_Lt<T>(f, true, b);                     // x <- L⁻ᵀ b
-  x = x.cwiseQuotient(f.LD.diagonal());                    // x <- D⁻¹ x
-  return solve_L<T>(f, true, x);                           // x <- L⁻¹ x
+  VecX<T> x = solve_Lt<T>(f, b);           // x <- L⁻ᵀ b
+  x = x.cwiseQuotient(f.LD.diagonal());    // x <- D⁻¹ x
+  return solve_L<T>(f, x);                 // x <- L⁻¹ x
 }
 
 template <class T>
 VecX<T> ltl_solve(const SparseFactor<T>& f, const VecX<T>& b) {
-  return solve_L<T>(f, false, solve_Lt<T>(f, false, b));  // x = L⁻¹ L⁻ᵀ b
+  return solve_L<T>(f, solve_Lt<T>(f, b));  // x = L⁻¹ L⁻ᵀ b
 }
 
 #define RBDREF_LTDL_INSTANTIATE(EXT, T)                                                \
   EXT template struct SparseFactor<T>;                                                 \
   EXT template SparseFactor<T> ltdl<T>(const MatX<T>&, const std::vector<int>&);       \
   EXT template SparseFactor<T> ltl<T>(const MatX<T>&, const std::vector<int>&);        \
-  EXT template VecX<T> mul_L<T>(const SparseFactor<T>&, bool, VecX<T>);                \
-  EXT template VecX<T> mul_Lt<T>(const SparseFactor<T>&, bool, VecX<T>);               \
-  EXT template VecX<T> solve_L<T>(const SparseFactor<T>&, bool, VecX<T>);              \
-  EXT template VecX<T> solve_Lt<T>(const SparseFactor<T>&, bool, VecX<T>);             \
+  EXT template VecX<T> mul_L<T>(const SparseFactor<T>&, VecX<T>);                      \
+  EXT template VecX<T> mul_Lt<T>(const SparseFactor<T>&, VecX<T>);                     \
+  EXT template VecX<T> solve_L<T>(const SparseFactor<T>&, VecX<T>);                    \
+  EXT template VecX<T> solve_Lt<T>(const SparseFactor<T>&, VecX<T>);                   \
   EXT template VecX<T> ltdl_solve<T>(const SparseFactor<T>&, const VecX<T>&);          \
   EXT template VecX<T> ltl_solve<T>(const SparseFactor<T>&, const VecX<T>&);
 #define RBDREF_LTDL_EXTERN(T) RBDREF_LTDL_INSTANTIATE(extern, T)

@@ -180,6 +180,15 @@ struct Xform {
   }
 };
 
+// Time derivative of a Plücker transform (seed 003 eq. 16): for frames A and B moving with
+// velocities vA and vB, both expressed in B coordinates,
+//   d/dt BXA = (vA - vB)× BXA.
+// A joint's XJ = λ(i)'s joint frame to body i, with the predecessor frame at rest: dXJ/dt = -vJ× XJ.
+template <class T>
+Mat6<T> xform_derivative(const Xform<T>& X, const Motion<T>& vA_in_B, const Motion<T>& vB_in_B) {
+  return crm_matrix<T>(vA_in_B - vB_in_B) * X.matrix();
+}
+
 // A motion subspace (columns are motion vectors) transformed column by column.
 template <class T>
 Mat6K<T> apply(const Xform<T>& X, const Mat6K<T>& S) {

@@ -1,0 +1,16 @@
+#include "checks/check_result.hpp"
+
+#include <cstdio>
+
+namespace rbd {
+
+std::string CheckResult::message() const {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s: residual %.3g %s tolerance %.3g (%.1f digits)", name.c_str(), residual,
+                passed ? "<=" : ">", tolerance, digits());
+  std::string s = buf;
+  if (!detail.empty()) s += " [" + detail + "]";
+  return s;
+}
+
+}  // namespace rbd

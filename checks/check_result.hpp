@@ -1,0 +1,50 @@
+// The result of one property check, and the tolerance model shared by all of them.
+//
+// A check measures a dimensionless residual (an error divided by the natural scale of the
+// quantity, stated by each check) and compares it with a tolerance k · ε(T), where ε(T) is the
+// machine epsilon of the scalar the check ran in and k a small constant that grows with the
+// problem size (number of DoFs). The residual is always reported, pass or fail, so that a run at
+// 50 digits shows how many digits the identity actually holds to (digits = -log10(residual)).
+#pragma once
+
+#include "reference/scalar.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace rbd {
+
+struct CheckResult {
+  std::string name;        // e.g. "H.symmetric", "crba.columns_equal_rnea_differences"
+  bool passed = false;
+  double residual = 0;     // dimensionless, as described by `detail`
+  double tolerance = 0;    // passed = residual <= tolerance (NaN residual never passes)
+  std::string detail;      // what the residual measures, and any extra data (e.g. min eigenvalue)
+
+  // Digits to which the identity holds: -log10(residual), capped at 400 for a zero residual.
+  double digits() const { return residual > 0 ? -std::log10(residual) : 400.0; }
+  // "name: residual 3.1e-17 <= tolerance 2.2e-14 (16.5 digits) [detail]"
+  std::string message() const;
+};
+
+// k · ε(T) as a double (ε(bin50) ≈ 1e-50 is well inside the range of a double).
+template <class T>
+double tolerance(double k) {
+  return k * static_cast<double>(epsilon<T>());
+}
+
+// Builds a CheckResult from a residual computed in T.
+template <class T>
+CheckResult make_check(std::string name, const T& residual, double tol, std::string detail) {
+  CheckResult r;
+  r.name = std::move(name);
+  r.residual = static_cast<double>(residual);
+  // A residual below the smallest double (possible at 100+ digits) is reported as 0.
+  if (!(r.residual == r.residual)) r.residual = std::nan("");
+  r.tolerance = tol;
+  r.passed = r.residual <= tol;
+  r.detail = std::move(detail);
+  return r;
+}
+
+}  // namespace rbd

@@ -1,0 +1,8 @@
+// Property checks for the software scalars (bin50, bin100, mpfr).
+#include "checks/properties_impl.hpp"
+
+namespace rbd {
+RBDREF_CHECKS_INSTANTIATE(, bin50)
+RBDREF_CHECKS_INSTANTIATE(, bin100)
+RBDREF_CHECKS_INSTANTIATE(, mpfr)
+}  // namespace rbd

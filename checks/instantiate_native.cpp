@@ -1,0 +1,8 @@
+// Property checks for the hardware scalars (double, long double, float128).
+#include "checks/properties_impl.hpp"
+
+namespace rbd {
+RBDREF_CHECKS_INSTANTIATE(, double)
+RBDREF_CHECKS_INSTANTIATE(, long double)
+RBDREF_CHECKS_INSTANTIATE(, float128)
+}  // namespace rbd

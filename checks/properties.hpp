@@ -1,0 +1,89 @@
+// Property checks: identities that hold for every correct implementation, evaluated with a
+// residual and a tolerance (check_result.hpp). They serve the tests (at double and at 50 digits),
+// `rbdref check` on an engine's own numbers, and downstream users as a library.
+//
+// Norms: |x| = max-abs of a vector or matrix; ‖A‖ = the induced ∞-norm (max row sum). Each
+// residual is dimensionless; its scale is stated with the check. κ(H) = λmax / λmin.
+//
+//   check_symmetric            |H - Hᵀ| / |H|                                   ≤ k ε
+//   check_positive_definite    λmin(H) > 0 (eigenvalues in T); residual = max(0, -λmin/λmax)
+//   check_crba_rnea_columns    |H - [RNEA(q, 0, e_j) - RNEA(q, 0, 0)]_j| / |H|  (g = 0)   ≤ k ε
+//   check_fd_inverts_id        |ABA(q, qd, RNEA(q, qd, qdd)) - qdd| / |qdd|     ≤ k ε κ(H)
+//   check_fd_matches_ltdl      |ABA(tau) - (LᵀDL)⁻¹ (tau - C)| / |qdd|          ≤ k ε κ(H)
+//   check_ltdl_reconstructs    |Lᵀ D L - H| / |H|                               ≤ k ε
+//   check_ltl_reconstructs     |Lᵀ L - H| / |H|                                 ≤ k ε
+//   check_ltdl_solves          ‖H x - b‖ / (‖H‖ |x| + |b|),  x = ltdl_solve(b)   ≤ k ε
+//   check_ltl_solves           same with x = ltl_solve(b)                       ≤ k ε
+//   check_factor_products      sparse L x, Lᵀ x, L⁻¹ x, L⁻ᵀ x against dense L, / (|L| |x|)  ≤ k ε
+//   check_mj_factor_equals_ltdl  max |qLD - LD| over the stored entries, and the inverse
+//                              diagonals; the operations are the same, so the tolerance is 0
+//   check_kinetic_energy       |½ qdᵀ H qd - Σ ½ vᵢᵀ Iᵢ vᵢ| / (½ |qd|ᵀ |H| |qd|)  ≤ k ε
+//   check_power_balance        |d(T+V)/dt - qdᵀ tau| / (|qd|ᵀ (|tau| + |H| |qdd| + |C|)),
+//                              qdd = ABA(tau), d(T+V)/dt from body velocities and accelerations
+//                              (energy_rate, no finite differences)                ≤ k ε
+//   check_equation_of_motion   ‖H qdd + C - tau‖ / (‖H‖ |qdd| + |C| + |tau|)     ≤ k ε
+//                              (an engine's own FD and ID outputs against each other)
+//
+// k defaults to 100 · nv: rounding errors of these algorithms grow with the number of DoFs along
+// a path and the number of terms summed; 100 is headroom for constants, not for bugs.
+#pragma once
+
+#include "checks/check_result.hpp"
+#include "reference/aba.hpp"
+#include "reference/crba.hpp"
+#include "reference/energy.hpp"
+#include "reference/ltdl.hpp"
+#include "reference/mj_factor.hpp"
+#include "reference/rnea.hpp"
+
+namespace rbd {
+
+// Default k for a problem with n DoFs.
+inline double default_k(Eigen::Index n) { return 100.0 * static_cast<double>(n > 0 ? n : 1); }
+
+template <class T> CheckResult check_symmetric(const MatX<T>& H, double k);
+template <class T> CheckResult check_positive_definite(const MatX<T>& H);
+// κ(H) = λmax/λmin from the eigenvalues in T (infinity when λmin ≤ 0).
+template <class T> T condition_number(const MatX<T>& H);
+template <class T> CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k);
+template <class T> CheckResult check_fd_inverts_id(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd, double k);
+template <class T> CheckResult check_fd_matches_ltdl(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
+template <class T> CheckResult check_ltdl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k);
+template <class T> CheckResult check_ltl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k);
+template <class T> CheckResult check_ltdl_solves(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& b, double k);
+template <class T> CheckResult check_ltl_solves(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& b, double k);
+template <class T> CheckResult check_factor_products(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& x, double k);
+template <class T> CheckResult check_mj_factor_equals_ltdl(const MatX<T>& H, const std::vector<int>& lambda);
+template <class T> CheckResult check_kinetic_energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, double k);
+template <class T> CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
+template <class T> CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k);
+
+// All of the model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by
+// the forward-dynamics checks), with k = default_k(nv).
+template <class T>
+std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
+                                   const VecX<T>& tau);
+
+#define RBDREF_CHECKS_INSTANTIATE(EXT, T)                                                                              \
+  EXT template CheckResult check_symmetric<T>(const MatX<T>&, double);                                                \
+  EXT template CheckResult check_positive_definite<T>(const MatX<T>&);                                                \
+  EXT template T condition_number<T>(const MatX<T>&);                                                                 \
+  EXT template CheckResult check_crba_rnea_columns<T>(const Model<T>&, const VecX<T>&, double);                       \
+  EXT template CheckResult check_fd_inverts_id<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
+  EXT template CheckResult check_fd_matches_ltdl<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
+  EXT template CheckResult check_ltdl_reconstructs<T>(const MatX<T>&, const std::vector<int>&, double);               \
+  EXT template CheckResult check_ltl_reconstructs<T>(const MatX<T>&, const std::vector<int>&, double);                \
+  EXT template CheckResult check_ltdl_solves<T>(const MatX<T>&, const std::vector<int>&, const VecX<T>&, double);     \
+  EXT template CheckResult check_ltl_solves<T>(const MatX<T>&, const std::vector<int>&, const VecX<T>&, double);      \
+  EXT template CheckResult check_factor_products<T>(const MatX<T>&, const std::vector<int>&, const VecX<T>&, double); \
+  EXT template CheckResult check_mj_factor_equals_ltdl<T>(const MatX<T>&, const std::vector<int>&);                   \
+  EXT template CheckResult check_kinetic_energy<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, double);          \
+  EXT template CheckResult check_power_balance<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
+  EXT template CheckResult check_equation_of_motion<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
+  EXT template std::vector<CheckResult> check_all<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
+                                                     const VecX<T>&);
+#define RBDREF_CHECKS_EXTERN(T) RBDREF_CHECKS_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_SCALAR(RBDREF_CHECKS_EXTERN)
+#undef RBDREF_CHECKS_EXTERN
+
+}  // namespace rbd

@@ -1,0 +1,16 @@
+// Subcommands of `rbdref`. Each registers its options on the app and returns the function that
+// runs it; the function returns the exit status (0 ok, 1 discrepancies, 2 bad input) and throws
+// InputError for bad input, which main() reports with status 2.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace rbd::cli {
+
+using Run = std::function<int()>;
+
+Run add_eval(CLI::App& app);
+
+}  // namespace rbd::cli

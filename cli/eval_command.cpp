@@ -1,0 +1,150 @@
+// rbdref eval MODEL --state STATE.json [--precision P] [--out FILE] [--floating-base]
+//
+// Reference values of one state (fixtures/evaluate.hpp) at precision P, certified against a wider
+// precision, plus the property checks (checks/properties.hpp) at P. Output: one JSON document
+// (format "rbdref.eval", docs/formats.md) on stdout, or written atomically to FILE.
+#include "checks/properties.hpp"
+#include "cli/commands.hpp"
+#include "fixtures/evaluate.hpp"
+#include "fixtures/model_io.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace rbd::cli {
+
+namespace {
+
+struct EvalOptions {
+  std::string model, state, precision = "bin50", out;
+  bool floating_base = false;
+};
+
+// Rows of a row-major quantity as JSON: scalar, array, or array of rows.
+template <class V>
+json shaped(const Quantity& q, const std::vector<V>& flat) {
+  if (q.rows == 0 && q.cols == 0) return json(flat.at(0));
+  if (q.cols == 0) return json(flat);
+  json rows = json::array();
+  for (int i = 0; i < q.rows; ++i)
+    rows.push_back(std::vector<V>(flat.begin() + i * q.cols, flat.begin() + (i + 1) * q.cols));
+  return rows;
+}
+
+struct RunChecks {
+  const ModelDesc& desc;
+  const StateDesc& state;
+  std::vector<CheckResult>& out;
+  template <class T>
+  void operator()() const {
+    const Model<T> m = build_model<T>(desc);
+    out = check_all<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.qdd), to_vec<T>(state.tau));
+  }
+};
+
+json conventions_json(const ModelDesc& desc) {
+  json c;
+  c["spatial_vectors"] = "Plücker [angular; linear]";
+  c["index_base"] = 0;
+  c["free_joint_q"] = "qw qx qy qz px py pz: orientation (unit quaternion, w first) and origin of the body frame in the parent frame";
+  c["free_joint_v"] = "wx wy wz vx vy vz: angular velocity and velocity of the body-frame origin, body coordinates";
+  c["spherical_joint_v"] = "angular velocity, body coordinates";
+  c["planar_joint_q"] = "x, y (along plane_x and axis × plane_x, parent frame), theta (about axis)";
+  c["gravity"] = json::array({desc.gravity[0].str(), desc.gravity[1].str(), desc.gravity[2].str()});
+  c["C"] = "RNEA(q, qd, 0): Coriolis, centrifugal and gravity terms, H qdd + C = tau";
+  c["ltdl"] = "H = Lᵀ D L, L unit lower triangular (RBDA table 6.3), rows and columns in v order";
+  c["inputs"] = "JSON numbers are exact binary doubles; decimal strings (and URDF numbers) are read at the working precision";
+  return c;
+}
+
+int run_eval(const EvalOptions& o) {
+  const std::optional<Precision> p = Precision::parse(o.precision);
+  if (!p)
+    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
+                                            o.precision + "'");
+  UrdfOptions uo;
+  uo.floating_base = o.floating_base;
+  const LoadedModel lm = load_model(o.model, uo);
+  const Model<double> layout = build_model<double>(lm.desc);
+  const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
+
+  Evaluation ev = evaluate(*p, lm.desc, state);
+  const Precision pc = p->check();
+  const Evaluation hi = evaluate(pc, lm.desc, state);
+  certify(ev, hi);
+  std::vector<CheckResult> checks;
+  with_precision(*p, RunChecks{lm.desc, state, checks});
+
+  json doc;
+  doc["format"] = "rbdref.eval";
+  doc["version"] = 1;
+  doc["generator"] = {{"rbdref_version", "0.1.0"}};
+  doc["model"] = {{"file", lm.file}, {"sha256", lm.sha256}, {"kind", lm.kind}, {"name", lm.desc.name},
+                  {"nb", layout.NB}, {"nq", layout.nq}, {"nv", layout.nv}, {"floating_base", o.floating_base}};
+  doc["state"] = {{"file", o.state}, {"defaulted_to_zero", state.defaulted}};
+  doc["precision"] = p->name();
+  doc["check_precision"] = pc.name();
+  doc["digits_cap"] = ev.cap;
+  doc["conventions"] = conventions_json(lm.desc);
+  json dofs = json::array(), qnames = json::array(), joints = json::array();
+  for (int i = 0; i < layout.NB; ++i) {
+    const std::string& n = layout.joint_name[i];
+    for (int k = 0; k < layout.nvi[i]; ++k) dofs.push_back(layout.nvi[i] == 1 ? n : n + "[" + std::to_string(k) + "]");
+    for (int k = 0; k < layout.nqi[i]; ++k) qnames.push_back(layout.nqi[i] == 1 ? n : n + "[" + std::to_string(k) + "]");
+    joints.push_back({{"name", n}, {"type", joint_type_name(layout.joint[i].type)}, {"body", layout.body_name[i]},
+                      {"parent", layout.parent[i] < 0 ? json(nullptr) : json(layout.body_name[layout.parent[i]])},
+                      {"q", {layout.iq[i], layout.nqi[i]}}, {"v", {layout.iv[i], layout.nvi[i]}}});
+  }
+  doc["dofs"] = dofs;
+  doc["q_coordinates"] = qnames;
+  doc["joints"] = joints;
+  doc["positive_definite"] = ev.positive_definite;
+  doc["degeneracy"] = ev.degeneracy.empty() ? json(nullptr) : json(ev.degeneracy);
+  json digits, min_digits;
+  for (const Quantity& q : ev.quantities) {
+    doc[q.name] = shaped(q, q.values);
+    digits[q.name] = shaped(q, q.digits);
+    min_digits[q.name] = q.min_digits();
+  }
+  if (!ev.find("qdd")) doc["qdd"] = nullptr;
+  doc["certified_digits"] = digits;
+  doc["min_certified_digits"] = min_digits;
+  json jc = json::array();
+  bool all_passed = true;
+  for (const CheckResult& c : checks) {
+    jc.push_back({{"name", c.name}, {"passed", c.passed}, {"residual", c.residual}, {"tolerance", c.tolerance},
+                  {"digits", c.digits()}, {"detail", c.detail}});
+    all_passed = all_passed && c.passed;
+  }
+  doc["checks"] = jc;
+
+  const std::string text = doc.dump(2) + "\n";
+  if (o.out.empty()) {
+    std::cout << text;
+  } else {
+    write_file_atomic(o.out, text);
+    std::cerr << "rbdref eval: " << lm.desc.name << " (nv " << layout.nv << ") at " << p->name() << ", certified against "
+              << pc.name() << "\n";
+    for (const Quantity& q : ev.quantities) std::cerr << "  " << q.name << ": " << q.min_digits() << " digits\n";
+    std::cerr << "  checks: " << (all_passed ? "all passed" : "FAILED") << "\n  wrote " << o.out << "\n";
+  }
+  // Reference values are produced even when a check fails; a failed identity at the working
+  // precision means the reference itself is in doubt, which is a discrepancy (status 1).
+  return all_passed ? 0 : 1;
+}
+
+}  // namespace
+
+Run add_eval(CLI::App& app) {
+  auto o = std::make_shared<EvalOptions>();
+  CLI::App* sub = app.add_subcommand("eval", "Reference values of one state, each with its certified digits");
+  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
+  sub->add_option("--state", o->state, "State file: JSON with q, qd, qdd, tau")->required();
+  sub->add_option("--precision", o->precision,
+                  "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
+  sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout");
+  sub->add_flag("--floating-base", o->floating_base, "URDF: attach the root link to the world by a free joint");
+  return [o] { return run_eval(*o); };
+}
+
+}  // namespace rbd::cli

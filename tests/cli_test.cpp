@@ -1,0 +1,178 @@
+// `rbdref eval` end to end: the real command on real files. Bad input of every kind gives exit
+// status 2, a message naming the file and the field, and no output file.
+#include "fixtures/evaluate.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CmdResult {
+  int status = -1;
+  std::string out, err;
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("rbdref_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+
+  CmdResult run(const std::string& args) {
+    CmdResult r;
+    const std::string out = path("stdout.txt"), err = path("stderr.txt");
+    const std::string cmd = std::string(RBDREF_CLI) + " " + args + " >" + out + " 2>" + err;
+    const int st = std::system(cmd.c_str());
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::ifstream o(out), e(err);
+    r.out.assign(std::istreambuf_iterator<char>(o), {});
+    r.err.assign(std::istreambuf_iterator<char>(e), {});
+    return r;
+  }
+
+  // Runs eval expecting bad input: status 2, the message names `file` and `field`, no output.
+  void expect_bad(const std::string& args, const std::string& file, const std::string& field) {
+    const std::string out = path("result.json");
+    const CmdResult r = run(args + " --out " + out);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(file), std::string::npos) << "message does not name the file: " << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << "message does not name the field '" << field << "': " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "an output file was written";
+    for (const auto& e : fs::directory_iterator(dir_))
+      EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
+  }
+
+  fs::path dir_;
+};
+
+const char* kPendulumState = R"({"q": {"shoulder": "0.3", "elbow": "-0.7"}, "qd": [1.25, 0.5], "qdd": [0.1, -0.2], "tau": [2, -1]})";
+
+TEST_F(Cli, EvalCertifiesFiftyDigitsOnTheBundledModel) {
+  const std::string state = write("state.json", kPendulumState);
+  const CmdResult r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision bin50");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["format"], "rbdref.eval");
+  EXPECT_EQ(doc["dofs"], nlohmann::json::array({"shoulder", "elbow"}));
+  for (const char* q : {"H", "C", "tau", "qdd", "L", "D"}) {
+    EXPECT_GE(doc["min_certified_digits"][q].get<int>(), 45) << q;
+    EXPECT_TRUE(doc.contains(q)) << q;
+  }
+  EXPECT_TRUE(doc["H"][0][1].is_string());
+  for (const auto& c : doc["checks"]) EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
+}
+
+// The state's 0.3 is the decimal 0.3, not its double: evaluated at 50 digits the H entry
+// m2 l1 lc2 cos(q2) + ... changes in the 17th digit between "-0.7" and -0.7 (a JSON number).
+TEST_F(Cli, DecimalStringsAreReadAtWorkingPrecision) {
+  const std::string s1 = write("s1.json", R"({"q": ["0.3", "-0.7"]})");
+  const std::string s2 = write("s2.json", R"({"q": [0.3, -0.7]})");
+  const CmdResult a = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + s1);
+  const CmdResult b = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + s2);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const std::string h1 = nlohmann::json::parse(a.out)["H"][0][1], h2 = nlohmann::json::parse(b.out)["H"][0][1];
+  EXPECT_EQ(h1.substr(0, 15), h2.substr(0, 15));
+  EXPECT_NE(h1, h2);
+}
+
+TEST_F(Cli, OutputIsWrittenAtomicallyToOut) {
+  const std::string state = write("state.json", kPendulumState);
+  const CmdResult r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision double --out " +
+                    path("r.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(path("r.json")));
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(path("r.json")))["precision"], "double");
+}
+
+TEST_F(Cli, BadStateIsRejected) {
+  const std::string m = src("fixtures/models/double_pendulum.urdf");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [1, 2, 3]})"), "s.json", "q");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": {"shoulder": 1, "wrist": 2}})"), "s.json", "q.wrist");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": {"shoulder": 1}})"), "s.json", "q.elbow");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"qd": [1, 2]})"), "s.json", "q");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [1, "abc"]})"), "s.json", "q[1]");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [1, "nan"]})"), "s.json", "q[1]");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [1, 2], "tau": [1]})"), "s.json", "tau");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [1, 2)"), "s.json", "JSON");
+  expect_bad("eval " + m + " --state " + path("missing.json"), "missing.json", "cannot open");
+}
+
+TEST_F(Cli, BadModelIsRejected) {
+  const std::string st = write("s.json", R"({"q": [0.1]})");
+  const char* link = R"(<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>)";
+  const std::string joint = R"(<joint name="j" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/></joint>)";
+  // Malformed XML, unknown joint type, bad number, missing inertia element.
+  expect_bad("eval " + write("m.urdf", "<robot name='r'><link name='base'/>") + " --state " + st, "m.urdf", "line");
+  expect_bad("eval " + write("m.urdf", std::string("<robot><link name='base'/>") + link +
+                                            R"(<joint name="j" type="screw"><parent link="base"/><child link="a"/></joint></robot>)") +
+                 " --state " + st,
+             "m.urdf", "joint 'j'");
+  expect_bad("eval " + write("m.urdf", std::string("<robot><link name='base'/>") +
+                                            R"(<link name="a"><inertial><mass value="one"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
+                                            joint + "</robot>") +
+                 " --state " + st,
+             "m.urdf", "<mass> value");
+  // Inertia breaking the triangle inequality (1 + 1 < 3), and one not positive-definite.
+  expect_bad("eval " + write("m.urdf", std::string("<robot><link name='base'/>") +
+                                            R"(<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
+                                            joint + "</robot>") +
+                 " --state " + st,
+             "m.urdf", "triangle inequality");
+  expect_bad("eval " + write("m.urdf", std::string("<robot><link name='base'/>") +
+                                            R"(<link name="a"><inertial><mass value="1"/><inertia ixx="-1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
+                                            joint + "</robot>") +
+                 " --state " + st,
+             "m.urdf", "positive-definite");
+  // Canonical JSON: wrong version, missing field, parent out of order, zero axis.
+  const std::string body = R"({"name": "a", "parent": null, "joint": {"type": "revolute", "axis": [0, 0, 1]},
+      "inertial": {"mass": 1, "com": [0, 0, 0], "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0, "iyz": 0}}})";
+  expect_bad("eval " + write("m.json", R"({"format": "rbdref.model", "version": 9, "bodies": [)" + body + "]}") + " --state " + st,
+             "m.json", "version");
+  expect_bad("eval " + write("m.json", R"({"format": "rbdref.model", "version": 1})") + " --state " + st, "m.json", "bodies");
+  expect_bad("eval " + write("m.json", R"({"format": "rbdref.model", "version": 1, "bodies": [{"name": "a", "parent": "b",
+      "joint": {"type": "revolute", "axis": [0, 0, 1]}, "inertial": {"mass": 1, "com": [0, 0, 0],
+      "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0, "iyz": 0}}}]})") + " --state " + st,
+             "m.json", "bodies[0].parent");
+  expect_bad("eval " + write("m.json", R"({"format": "rbdref.model", "version": 1, "bodies": [{"name": "a", "parent": null,
+      "joint": {"type": "revolute", "axis": [0, 0, 0]}, "inertial": {"mass": 1, "com": [0, 0, 0],
+      "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0, "iyz": 0}}}]})") + " --state " + st,
+             "m.json", "bodies[0].joint.axis");
+  expect_bad("eval " + write("m.json", R"({"format": "rbdref.model", "version": 1, "bodies": [{"name": "a", "parent": null,
+      "joint": {"type": "revolute", "axis": [0, 0, 1]}, "inertial": {"mass": 1, "com": [0, 0, 0],
+      "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0}}}]})") + " --state " + st,
+             "m.json", "bodies[0].inertial.I.iyz");
+}
+
+TEST_F(Cli, BadPrecisionAndNonUnitQuaternionAreRejected) {
+  const std::string m = src("fixtures/models/double_pendulum.urdf");
+  expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [0, 0]})") + " --precision quad", "--precision", "mpfr");
+  const std::string free_body = write("f.json", R"({"format": "rbdref.model", "version": 1, "bodies": [{"name": "a",
+      "parent": null, "joint": {"type": "free"}, "inertial": {"mass": 1, "com": [0, 0, 0],
+      "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0, "iyz": 0}}}]})");
+  expect_bad("eval " + free_body + " --state " + write("s.json", R"({"q": [1, 1, 0, 0, 0, 0, 0]})"), "s.json", "q.a");
+}
+
+}  // namespace
+}  // namespace rbd::test
