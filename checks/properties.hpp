@@ -8,8 +8,9 @@
 //   check_symmetric            |H - Hᵀ| / |H|                                   ≤ k ε
 //   check_positive_definite    λmin(H) > 0 (eigenvalues in T); residual = max(0, -λmin/λmax)
 //   check_crba_rnea_columns    |H - [RNEA(q, 0, e_j) - RNEA(q, 0, 0)]_j| / |H|  (g = 0)   ≤ k ε
-//   check_fd_inverts_id        |ABA(q, qd, RNEA(q, qd, qdd)) - qdd| / |qdd|     ≤ k ε κ(H)
-//   check_fd_matches_ltdl      |ABA(tau) - (LᵀDL)⁻¹ (tau - C)| / |qdd|          ≤ k ε κ(H)
+//   check_fd_inverts_id        |ABA(q, qd, RNEA(q, qd, qdd)) - qdd| / s         ≤ k ε κ(H)
+//   check_fd_matches_ltdl      |ABA(tau) - (LᵀDL)⁻¹ (tau - C)| / s             ≤ k ε κ(H)
+//                              s = |qdd| + |H⁻¹ C| (a scale also when qdd = 0)
 //   check_ltdl_reconstructs    |Lᵀ D L - H| / |H|                               ≤ k ε
 //   check_ltl_reconstructs     |Lᵀ L - H| / |H|                                 ≤ k ε
 //   check_ltdl_solves          ‖H x - b‖ / (‖H‖ |x| + |b|),  x = ltdl_solve(b)   ≤ k ε
