@@ -1,0 +1,62 @@
+// The scalar layer: decimal input and output at full precision, Eigen's view of the Boost types,
+// constants from the scalar type, MPFR's run-time precision.
+#include "tests/test_util.hpp"
+
+#include <Eigen/Eigenvalues>
+
+namespace rbd::test {
+namespace {
+
+// T(9.81) is the double nearest 9.81 widened, not 9.81: from_decimal reads the decimal.
+TEST(Scalar, DecimalIsNotItsDouble) {
+  const bin50 exact = from_decimal<bin50>("9.81");
+  EXPECT_NE(exact, bin50(9.81));
+  EXPECT_EQ(exact * bin50(100), bin50(981));  // 981/100 rounded once; times 100 rounds back to 981
+  EXPECT_EQ(from_decimal<double>("9.81"), 9.81);
+}
+
+TEST(Scalar, DecimalRoundTripsAtFullPrecision) {
+  const bin50 x = bin50(1) / bin50(3);
+  EXPECT_EQ(from_decimal<bin50>(to_decimal(x)), x);
+  const bin100 y = sqrt(bin100(2));
+  EXPECT_EQ(from_decimal<bin100>(to_decimal(y)), y);
+  const float128 z = float128(1) / float128(7);
+  EXPECT_EQ(from_decimal<float128>(to_decimal(z)), z);
+  ScopedMpfrDigits d(300);
+  const mpfr w = sqrt(mpfr(3));
+  EXPECT_EQ(from_decimal<mpfr>(to_decimal(w)), w);
+  EXPECT_EQ(digits10<mpfr>(), 300);
+}
+
+TEST(Scalar, MalformedDecimalsAreRejected) {
+  for (const char* s : {"", "inf", "nan", "0x1p3", "1e", "--1", "1.2.3", "abc"}) {
+    EXPECT_FALSE(is_decimal(s)) << s;
+    EXPECT_THROW(from_decimal<bin50>(s), std::invalid_argument) << s;
+  }
+  for (const char* s : {"0", "-2.5e-3", "1E+2", ".5", "5."}) EXPECT_TRUE(is_decimal(s)) << s;
+}
+
+// π from the scalar type: agrees with the published 60-digit value to the digits of T.
+TEST(Scalar, PiHasTheDigitsOfTheScalar) {
+  const char* pi60 = "3.14159265358979323846264338327950288419716939937510582097494";
+  EXPECT_LE(static_cast<double>(bin50(abs(bin50(pi<bin50>() - from_decimal<bin50>(pi60))))), 1e-49);
+  EXPECT_LE(static_cast<double>(bin100(abs(bin100(pi<bin100>() - from_decimal<bin100>(pi60))))), 1e-59);
+}
+
+// The project's NumTraits: lowest() is the most negative number (Boost 1.74's returns the
+// smallest positive one), infinity and NaN exist, and SelfAdjointEigenSolver works at 50 digits:
+// the eigenvalues of [[2, 1], [1, 2]] are 1 and 3.
+TEST(Scalar, EigenNumTraitsAreSound) {
+  using NT = Eigen::NumTraits<bin50>;
+  EXPECT_LT(NT::lowest(), bin50(-1e300));
+  EXPECT_TRUE(isinf(NT::infinity()));
+  EXPECT_TRUE(isnan(NT::quiet_NaN()));
+  Eigen::Matrix<bin50, 2, 2> A;
+  A << bin50(2), bin50(1), bin50(1), bin50(2);
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix<bin50, 2, 2>> es(A);
+  EXPECT_LE(static_cast<double>(bin50(abs(bin50(es.eigenvalues()(0) - bin50(1))))), 1e-48);
+  EXPECT_LE(static_cast<double>(bin50(abs(bin50(es.eigenvalues()(1) - bin50(3))))), 1e-48);
+}
+
+}  // namespace
+}  // namespace rbd::test
