@@ -49,12 +49,12 @@ struct Joint {
 };
 
 // Output of jcalc for one joint at (q, qd); frames: XJ maps the joint's predecessor frame (after
-// Xtree) to the successor (body) frame; S, T, vJ, cJ are in successor coordinates.
+// Xtree) to the successor (body) frame; S, vJ, cJ are in successor coordinates. The constraint-force
+// subspace T is force_complement(S).
 template <class T>
 struct JointKinematics {
   Xform<T> XJ;
   Mat6K<T> S;   // motion subspace, 6 x nv
-  Mat6K<T> Tf;  // constraint-force subspace, 6 x (6 - nv), Tfᵀ S = 0 (RBDA §3.5); named T in the book
   Motion<T> vJ; // S qd
   Motion<T> cJ; // S̊ qd, the apparent derivative of S times qd (0 unless S depends on q)
 };
@@ -63,7 +63,10 @@ struct JointKinematics {
 template <class T>
 JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd);
 
-// The constraint-force subspace of a motion subspace: an orthonormal basis of {f : Sᵀ f = 0}.
+// The constraint-force subspace T of a joint (RBDA §3.5; named Tf here to keep T for the scalar):
+// an orthonormal basis of {f : Sᵀ f = 0}, 6 x (6 - nv), from the S that jcalc returns at q. It is
+// computed on demand (loop joints and contacts need it; the tree algorithms do not, and a QR
+// per joint per call would be a fifth of their cost).
 template <class T>
 Mat6K<T> force_complement(const Mat6K<T>& S);
 
@@ -147,7 +150,6 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
   VecK<T> qdv(k.S.cols());
   for (Eigen::Index j = 0; j < k.S.cols(); ++j) qdv(j) = qd[j];
   k.vJ = Motion<T>(Vec6<T>(k.S * qdv));
-  k.Tf = force_complement<T>(k.S);
   return k;
 }
 
