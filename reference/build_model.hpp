@@ -30,8 +30,8 @@ Xform<T> origin_xform(const OriginDesc& o, const std::string& where) {
   return Xform<T>(Mat3<T>(R.transpose()), p);
 }
 
-// Checks a rotational inertia about the COM: positive-definite with principal moments meeting
-// the triangle inequality (a massless body must have zero inertia or at least a PSD one).
+// Checks a rotational inertia about the COM: principal moments non-negative (positive
+// semi-definite; zero for a point mass) and meeting the triangle inequality.
 template <class T>
 void check_inertia(const T& m, const Mat3<T>& Ic, const std::string& where) {
   using std::abs;
@@ -39,13 +39,13 @@ void check_inertia(const T& m, const Mat3<T>& Ic, const std::string& where) {
   const Vec3<T> l = es.eigenvalues();  // ascending
   const T scale = abs(l(0)) + abs(l(1)) + abs(l(2));
   const T tol = scale * T(1) / T(1000000000000LL);  // 1e-12 relative, for moments typed to 12+ digits
-  if (m > T(0)) {
-    if (!(l(0) > T(0)))
-      throw ModelError(where + ".inertial.I", "rotational inertia is not positive-definite (smallest principal moment " +
-                                                  to_decimal(l(0), 6) + ")");
-  } else if (l(0) < -tol) {
-    throw ModelError(where + ".inertial.I", "massless body with an indefinite rotational inertia");
-  }
+  // Principal moments must be non-negative. Zero moments are accepted: a point mass (all zero)
+  // and a thin rod (one zero) are the limits of real bodies, and whether H stays
+  // positive-definite is a property of the whole model, reported as data by the algorithms.
+  if (l(0) < -tol || !is_finite(l(0)))
+    throw ModelError(where + ".inertial.I", std::string("rotational inertia is not positive-definite") +
+                                                (m > T(0) ? "" : " (massless body)") + ": smallest principal moment " +
+                                                to_decimal(l(0), 6));
   if (l(0) + l(1) < l(2) - tol)
     throw ModelError(where + ".inertial.I", "principal moments " + to_decimal(l(0), 6) + ", " + to_decimal(l(1), 6) +
                                                 ", " + to_decimal(l(2), 6) + " break the triangle inequality");

@@ -104,8 +104,8 @@ struct Model {
 // applies inertial rotations as R I Rᵀ, and merges bodies attached by fixed joints into their
 // parent (their inertia is added, their children re-attached with the composed Xtree).
 // Validates as it goes and throws ModelError naming the field: parent order, zero axis, planar
-// plane_x not orthogonal to the normal, negative mass, rotational inertia not positive-definite
-// (or not zero for a massless body), principal moments breaking the triangle inequality.
+// plane_x parallel to the normal, negative mass, a negative principal moment of inertia (zero
+// moments, as of a point mass, are accepted), principal moments breaking the triangle inequality.
 template <class T>
 Model<T> build_model(const ModelDesc& desc);
 

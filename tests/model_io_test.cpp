@@ -126,3 +126,20 @@ TEST(ModelIo, CanonicalJsonRoundTrips) {
 
 }  // namespace
 }  // namespace rbd::test
+
+namespace rbd::test {
+namespace {
+
+// A point mass (zero rotational inertia) is a valid body: a pendulum of one has H = m l².
+TEST(ModelIo, PointMassIsAccepted) {
+  const std::string urdf = R"(<robot name="p"><link name="base"/><link name="bob"><inertial>
+    <origin xyz="0.5 0 0"/><mass value="2"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+    <joint name="j" type="continuous"><parent link="base"/><child link="bob"/><axis xyz="0 1 0"/></joint></robot>)";
+  const Model<bin50> m = build_model<bin50>(read_urdf(urdf, "p.urdf"));
+  VecX<bin50> q(1);
+  q << bin50(1) / bin50(3);
+  EXPECT_EQ(crba<bin50>(m, q)(0, 0), bin50(1) / bin50(2));  // 2 kg · (0.5 m)², exact in binary
+}
+
+}  // namespace
+}  // namespace rbd::test
