@@ -20,12 +20,15 @@ struct EvalOptions {
   bool floating_base = false;
 };
 
+// Output documents keep their keys in the documented order (format and version first).
+using ojson = nlohmann::ordered_json;
+
 // Rows of a row-major quantity as JSON: scalar, array, or array of rows.
 template <class V>
-json shaped(const Quantity& q, const std::vector<V>& flat) {
-  if (q.rows == 0 && q.cols == 0) return json(flat.at(0));
-  if (q.cols == 0) return json(flat);
-  json rows = json::array();
+ojson shaped(const Quantity& q, const std::vector<V>& flat) {
+  if (q.rows == 0 && q.cols == 0) return ojson(flat.at(0));
+  if (q.cols == 0) return ojson(flat);
+  ojson rows = ojson::array();
   for (int i = 0; i < q.rows; ++i)
     rows.push_back(std::vector<V>(flat.begin() + i * q.cols, flat.begin() + (i + 1) * q.cols));
   return rows;
@@ -42,15 +45,15 @@ struct RunChecks {
   }
 };
 
-json conventions_json(const ModelDesc& desc) {
-  json c;
+ojson conventions_json(const ModelDesc& desc) {
+  ojson c;
   c["spatial_vectors"] = "Plücker [angular; linear]";
   c["index_base"] = 0;
   c["free_joint_q"] = "qw qx qy qz px py pz: orientation (unit quaternion, w first) and origin of the body frame in the parent frame";
   c["free_joint_v"] = "wx wy wz vx vy vz: angular velocity and velocity of the body-frame origin, body coordinates";
   c["spherical_joint_v"] = "angular velocity, body coordinates";
   c["planar_joint_q"] = "x, y (along plane_x and axis × plane_x, parent frame), theta (about axis)";
-  c["gravity"] = json::array({desc.gravity[0].str(), desc.gravity[1].str(), desc.gravity[2].str()});
+  c["gravity"] = ojson::array({desc.gravity[0].str(), desc.gravity[1].str(), desc.gravity[2].str()});
   c["C"] = "RNEA(q, qd, 0): Coriolis, centrifugal and gravity terms, H qdd + C = tau";
   c["ltdl"] = "H = Lᵀ D L, L unit lower triangular (RBDA table 6.3), rows and columns in v order";
   c["inputs"] = "JSON numbers are exact binary doubles; decimal strings (and URDF numbers) are read at the working precision";
@@ -75,7 +78,7 @@ int run_eval(const EvalOptions& o) {
   std::vector<CheckResult> checks;
   with_precision(*p, RunChecks{lm.desc, state, checks});
 
-  json doc;
+  ojson doc;
   doc["format"] = "rbdref.eval";
   doc["version"] = 1;
   doc["generator"] = {{"rbdref_version", "0.1.0"}};
@@ -86,21 +89,21 @@ int run_eval(const EvalOptions& o) {
   doc["check_precision"] = pc.name();
   doc["digits_cap"] = ev.cap;
   doc["conventions"] = conventions_json(lm.desc);
-  json dofs = json::array(), qnames = json::array(), joints = json::array();
+  ojson dofs = ojson::array(), qnames = ojson::array(), joints = ojson::array();
   for (int i = 0; i < layout.NB; ++i) {
     const std::string& n = layout.joint_name[i];
     for (int k = 0; k < layout.nvi[i]; ++k) dofs.push_back(layout.nvi[i] == 1 ? n : n + "[" + std::to_string(k) + "]");
     for (int k = 0; k < layout.nqi[i]; ++k) qnames.push_back(layout.nqi[i] == 1 ? n : n + "[" + std::to_string(k) + "]");
     joints.push_back({{"name", n}, {"type", joint_type_name(layout.joint[i].type)}, {"body", layout.body_name[i]},
-                      {"parent", layout.parent[i] < 0 ? json(nullptr) : json(layout.body_name[layout.parent[i]])},
+                      {"parent", layout.parent[i] < 0 ? ojson(nullptr) : ojson(layout.body_name[layout.parent[i]])},
                       {"q", {layout.iq[i], layout.nqi[i]}}, {"v", {layout.iv[i], layout.nvi[i]}}});
   }
   doc["dofs"] = dofs;
   doc["q_coordinates"] = qnames;
   doc["joints"] = joints;
   doc["positive_definite"] = ev.positive_definite;
-  doc["degeneracy"] = ev.degeneracy.empty() ? json(nullptr) : json(ev.degeneracy);
-  json digits, min_digits;
+  doc["degeneracy"] = ev.degeneracy.empty() ? ojson(nullptr) : ojson(ev.degeneracy);
+  ojson digits, min_digits;
   for (const Quantity& q : ev.quantities) {
     doc[q.name] = shaped(q, q.values);
     digits[q.name] = shaped(q, q.digits);
@@ -109,7 +112,7 @@ int run_eval(const EvalOptions& o) {
   if (!ev.find("qdd")) doc["qdd"] = nullptr;
   doc["certified_digits"] = digits;
   doc["min_certified_digits"] = min_digits;
-  json jc = json::array();
+  ojson jc = ojson::array();
   bool all_passed = true;
   for (const CheckResult& c : checks) {
     jc.push_back({{"name", c.name}, {"passed", c.passed}, {"residual", c.residual}, {"tolerance", c.tolerance},

@@ -15,6 +15,7 @@ PACKAGES=(
   libtinyxml2-dev          # URDF reader
   libbenchmark-dev         # bench/
   libssl-dev               # SHA-256 of model files (provenance)
+  liborocos-kdl-dev libkdl-parser-dev liburdfdom-dev  # KDL: an independent URDF import and dynamics for cross-checks
 )
 
 missing=()
