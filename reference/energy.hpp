@@ -2,7 +2,7 @@
 // seed 004_cb65a39d155cd420.txt, kinetic energy and power identities).
 //
 //   T_kin = Σ_i ½ v_iᵀ I_i v_i                           (= ½ qdᵀ H qd)
-//   V     = -Σ_i m_i g · p_c,i                            p_c,i: COM of body i in base coordinates
+//   V     = -Σ_i g · (m_i p_c,i)                          p_c,i: COM of body i in base coordinates
 //   h     = Σ_i iX0ᵀ (I_i v_i)                            total spatial momentum, base coordinates
 //   dT/dt = Σ_i v_i · I_i a_i                             (I_i is constant in body coordinates and
 //                                                          v_i × v_i = 0, so d/dt(I v) in body
@@ -30,11 +30,11 @@ Energy<T> energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd) {
   for (int i = 0; i < model.NB; ++i) {
     const Force<T> hi = model.I[i] * k.v[i];
     e.kinetic += dot(hi, k.v[i]) / T(2);
-    // COM in base coordinates: the body-frame COM taken through X0⁻¹.
-    const Vec3<T> c = model.I[i].com();
-    const Xform<T>& X = k.X0[i];  // iX0 = (E, r): p_base = r + Eᵀ p_body
-    const Vec3<T> pc = X.r + X.E.transpose() * c;
-    e.potential -= model.I[i].mass() * model.gravity.dot(pc);
+    // m p_c in base coordinates from the body-frame first moment h = m c (no division, so a
+    // massless body contributes exactly 0): iX0 = (E, r), m p_c = m r + Eᵀ h.
+    const Xform<T>& X = k.X0[i];
+    const Vec3<T> mpc = model.I[i].mass() * X.r + X.E.transpose() * model.I[i].first_moment();
+    e.potential -= model.gravity.dot(mpc);
     e.momentum += X.apply_transpose(hi);
   }
   return e;

@@ -267,11 +267,13 @@ struct Inertia {
     return I;
   }
   T mass() const { return M(5, 5); }
-  // Centre of mass: h = m c is the vector of the (upper-right) block m c×.
-  Vec3<T> com() const {
+  // First moment of mass h = m c: the vector of the upper-right block m c× (defined for m = 0).
+  Vec3<T> first_moment() const {
     const Mat3<T> H = M.template block<3, 3>(0, 3);
-    return Vec3<T>(H(2, 1), H(0, 2), H(1, 0)) / mass();
+    return Vec3<T>(H(2, 1), H(0, 2), H(1, 0));
   }
+  // Centre of mass c = h / m (m > 0).
+  Vec3<T> com() const { return first_moment() / mass(); }
   Force<T> operator*(const Motion<T>& v) const { return Force<T>(Vec6<T>(M * v.c)); }
   Inertia operator+(const Inertia& o) const { return Inertia(Mat6<T>(M + o.M)); }
   Inertia& operator+=(const Inertia& o) { M += o.M; return *this; }

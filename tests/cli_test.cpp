@@ -97,6 +97,25 @@ TEST_F(Cli, DecimalStringsAreReadAtWorkingPrecision) {
   EXPECT_NE(h1, h2);
 }
 
+// --floating-base on a URDF whose root link is massless (arm7's "base"): the free joint's yaw and
+// joint1 (about the base's z axis) move the same massive bodies, so H is singular. That is
+// reported as data: exit 0, positive_definite false, qdd null, a degeneracy message; every value
+// that exists is finite (the massless body adds exactly 0 to the potential energy).
+TEST_F(Cli, SingularHFromMasslessFloatingRootIsReportedAsData) {
+  std::string q = "[0.5, 0.5, -0.5, 0.5, 0.1, 0.2, 0.3", qd = "[0.3, -0.2, 0.5, 1.1, -0.7, 0.4";
+  for (int k = 0; k < 7; ++k) q += ", 0.1", qd += ", 0.2";
+  const std::string state = write("s.json", "{\"q\": " + q + "], \"qd\": " + qd + "]}");
+  const CmdResult r = run("eval " + src("fixtures/models/arm7.urdf") + " --floating-base --state " + state);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["model"]["nv"], 13);
+  EXPECT_FALSE(doc["positive_definite"].get<bool>());
+  EXPECT_TRUE(doc["qdd"].is_null());
+  EXPECT_NE(doc["degeneracy"].get<std::string>().find("not positive-definite"), std::string::npos);
+  EXPECT_GE(doc["min_certified_digits"]["potential_energy"].get<int>(), 45);
+  EXPECT_GE(doc["normwise_certified_digits"]["H"].get<int>(), 45);
+}
+
 TEST_F(Cli, OutputIsWrittenAtomicallyToOut) {
   const std::string state = write("state.json", kPendulumState);
   const CmdResult r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision double --out " +
