@@ -1,11 +1,29 @@
-// Benchmarks of RNEA, CRBA, LᵀDL and ABA for every scalar on a 7-DoF arm and a 34-DoF
-// floating-base humanoid-like tree, a raw-arithmetic kernel per scalar, and LᵀDL scaling on
-// bounded-depth trees of 100..800 bodies.
+// Google Benchmark programs of rbdref: RNEA, CRBA, LᵀDL and ABA for every scalar on a 7-DoF arm
+// and a 34-DoF floating-base humanoid-like tree, the raw arithmetic cost of every scalar measured
+// in the same run, and LᵀDL scaling on bounded-depth trees of 100..800 bodies.
 //
-// After the runs a summary compares, per scalar and algorithm, the algorithm's cost ratio to
-// double with the kernel's (the scalar's raw arithmetic cost ratio): overhead = ratio_alg /
-// ratio_kernel, target ≤ 1.3; and LᵀDL time(2n) / time(n), target ≤ 2.2.
-// MPFR runs at 50 digits.
+//   build-bench/bench/rbdref_bench                               # everything, ~1.5 min
+//   build-bench/bench/rbdref_bench --benchmark_filter='<bin50>'  # one scalar
+//   build-bench/bench/rbdref_bench --benchmark_filter='Rnea|Kernel' --benchmark_repetitions=1
+//
+// Names: BM_<Alg><scalar>/<model> (BM_Rnea<bin50>/arm7, BM_Aba<mpfr50>/humanoid),
+// BM_Kernel<scalar>, BM_EigenKernel<scalar>, BM_LtdlScaling/<n>, BM_LtdlScalingMj/<n>,
+// BM_LtdlScalingCopyH/<n>. Scalars: double, long_double, float128, bin50, bin100, mpfr50 (MPFR at
+// 50 decimal digits, set by a ScopedMpfrDigits alive for the whole run).
+//
+// Defaults (each overridable on the command line, later flags win): 3 repetitions of at least
+// 0.2 s each; the summary uses the fastest repetition's CPU time per call, which is the least
+// disturbed by other processes on a shared machine.
+//
+// Summary printed after the runs:
+//   ratio_alg    = t_alg(T) / t_alg(double)
+//   ratio_kernel = t_kernel(T) / t_kernel(double)
+//   overhead     = ratio_alg / ratio_kernel          (target <= 1.3)
+// and, for LᵀDL on bounded-depth trees, time(2n) / time(n) (target <= 2.2).
+//
+// Every benchmark also reports, as counters, the heap allocations of one call: `allocs` (all of
+// them: std::vector, dynamic Eigen matrices, MPFR values) and `gmp_allocs` (the part made through
+// GMP's allocator, which MPFR uses for every value it creates).
 #include "checks/random_model.hpp"
 #include "reference/aba.hpp"
 #include "reference/crba.hpp"
@@ -14,15 +32,123 @@
 #include "reference/rnea.hpp"
 
 #include <benchmark/benchmark.h>
+#include <gmp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <map>
+#include <memory>
 #include <string>
+#include <vector>
+
+// ---------------------------------------------------------------------------------------------
+// Allocation counting. malloc, calloc and realloc are interposed (glibc: the executable's
+// definitions win, and forward to glibc's __libc_* entry points), so every heap allocation is
+// seen: operator new (std::vector), Eigen's dynamic matrices (Eigen calls std::malloc directly)
+// and GMP/MPFR. GMP's own allocation functions are wrapped too, to tell MPFR's share apart. Plain
+// counters: the benchmarks are single-threaded. Read around one call outside the timed loop.
+
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+}
+
+namespace {
+std::size_t g_malloc_count = 0;
+std::size_t g_gmp_count = 0;
+
+void* gmp_alloc(std::size_t n) {
+  ++g_gmp_count;
+  void* p = std::malloc(n);
+  if (!p) std::abort();
+  return p;
+}
+void* gmp_realloc(void* p, std::size_t, std::size_t n) {
+  ++g_gmp_count;
+  void* q = std::realloc(p, n);
+  if (!q) std::abort();
+  return q;
+}
+void gmp_free(void* p, std::size_t) { std::free(p); }
+}  // namespace
+
+extern "C" {
+void* malloc(std::size_t n) {
+  ++g_malloc_count;
+  return __libc_malloc(n);
+}
+void* calloc(std::size_t n, std::size_t m) {
+  ++g_malloc_count;
+  return __libc_calloc(n, m);
+}
+void* realloc(void* p, std::size_t n) {
+  ++g_malloc_count;
+  return __libc_realloc(p, n);
+}
+}
 
 namespace rbd {
 namespace {
 
-// 7 revolute joints in a chain.
+// Runs f once and stores its heap allocations in the state's counters.
+template <class F>
+void count_allocations(benchmark::State& st, F&& f) {
+  const std::size_t n0 = g_malloc_count, g0 = g_gmp_count;
+  f();
+  st.counters["allocs"] = static_cast<double>(g_malloc_count - n0);
+  st.counters["gmp_allocs"] = static_cast<double>(g_gmp_count - g0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalars.
+
+constexpr unsigned kMpfrDigits = 50;
+
+template <class T> struct ScalarName;
+template <> struct ScalarName<double> { static constexpr const char* value = "double"; };
+template <> struct ScalarName<long double> { static constexpr const char* value = "long_double"; };
+template <> struct ScalarName<float128> { static constexpr const char* value = "float128"; };
+template <> struct ScalarName<bin50> { static constexpr const char* value = "bin50"; };
+template <> struct ScalarName<bin100> { static constexpr const char* value = "bin100"; };
+template <> struct ScalarName<mpfr> { static constexpr const char* value = "mpfr50"; };
+
+const char* const kScalars[] = {"double", "long_double", "float128", "bin50", "bin100", "mpfr50"};
+
+// True when a value of T carries the precision the benchmark claims (MPFR: 50 digits).
+template <class T>
+bool precision_ok(const T&) {
+  return true;
+}
+bool precision_ok(const mpfr& x) {
+  return x.precision() == kMpfrDigits && mpfr::default_precision() == kMpfrDigits;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Models.
+
+// A chain of `len` revolute bodies (random inertias, tapering with depth along the chain)
+// appended to d, its first body attached to body `attach` (-1: the base).
+void append_chain(ModelDesc& d, int attach, int len, std::uint64_t seed) {
+  TreeSpec s;
+  s.nb = len + 1;  // body 0 of the generated chain stands for the attachment body and is dropped
+  s.branching = 1;
+  s.joints = {JointType::Revolute};
+  const ModelDesc c = random_tree(s, seed);
+  for (int k = 1; k <= len; ++k) {
+    BodyDesc b = c.bodies[k];
+    const int i = static_cast<int>(d.bodies.size());
+    b.parent = k == 1 ? attach : i - 1;
+    b.name = "b" + std::to_string(i);
+    b.joint.name = "j" + std::to_string(i);
+    b.where = "bodies[" + std::to_string(i) + "]";
+    d.bodies.push_back(b);
+  }
+}
+
+// 7 revolute joints in a chain: 7 DoFs.
 ModelDesc arm7() {
   TreeSpec s;
   s.nb = 7;
@@ -31,19 +157,51 @@ ModelDesc arm7() {
   return random_tree(s, 7);
 }
 
-// Torso on a free joint; two legs of 6, two arms of 7 and a neck of 2 revolute joints: 34 DoFs.
+// Torso on a free joint; two legs of 6, two arms of 7 and a neck of 2 revolute joints, each limb a
+// chain tapering from the torso: 29 bodies, 34 DoFs, depth 8.
 ModelDesc humanoid() {
   TreeSpec s;
-  s.nb = 1 + 6 + 6 + 7 + 7 + 2;
+  s.nb = 1;
   s.floating_base = true;
-  s.joints = {JointType::Revolute};
   ModelDesc d = random_tree(s, 34);
-  int i = 1;
-  for (int len : {6, 6, 7, 7, 2})
-    for (int k = 0; k < len; ++k, ++i) d.bodies[i].parent = k == 0 ? 0 : i - 1;
+  d.name = "humanoid";
+  std::uint64_t seed = 100;
+  for (int len : {6, 6, 7, 7, 2}) append_chain(d, 0, len, seed++);
   return d;
 }
 
+// n revolute bodies: a root and chains of (at most) 8 bodies hanging from it, so the depth stays
+// at most 9 whatever n is. n DoFs.
+ModelDesc star_of_chains(int n, std::uint64_t seed) {
+  TreeSpec s;
+  s.nb = 1;
+  s.joints = {JointType::Revolute};
+  ModelDesc d = random_tree(s, seed);
+  d.name = "star_of_chains";
+  while (static_cast<int>(d.bodies.size()) < n)
+    append_chain(d, 0, std::min(8, n - static_cast<int>(d.bodies.size())), ++seed);
+  return d;
+}
+
+int dof_depth(const std::vector<int>& lambda) {
+  int depth = 0;
+  for (int k = 0; k < static_cast<int>(lambda.size()); ++k) {
+    int d = 1;
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) ++d;
+    depth = std::max(depth, d);
+  }
+  return depth;
+}
+
+template <class T>
+VecX<T> to_vec(const std::vector<double>& x) {
+  VecX<T> y(static_cast<Eigen::Index>(x.size()));
+  for (std::size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);  // exact
+  return y;
+}
+
+// A model at the precision of T and a random state (the same doubles for every T), with H from
+// CRBA at that state for the LᵀDL benchmarks.
 template <class T>
 struct Problem {
   Model<T> model;
@@ -51,144 +209,404 @@ struct Problem {
   MatX<T> H;
   explicit Problem(const ModelDesc& d) : model(build_model<T>(d)) {
     const RandomState s = random_state(build_model<double>(d), 99);
-    auto v = [](const std::vector<double>& x) {
-      VecX<T> y(static_cast<Eigen::Index>(x.size()));
-      for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);
-      return y;
-    };
-    q = v(s.q);
-    qd = v(s.qd);
-    qdd = v(s.qdd);
-    tau = v(s.tau);
+    q = to_vec<T>(s.q);
+    qd = to_vec<T>(s.qd);
+    qdd = to_vec<T>(s.qdd);
+    tau = to_vec<T>(s.tau);
     H = crba<T>(model, q);
   }
 };
 
+enum ModelId { kArm7 = 0, kHumanoid = 1 };
+const char* const kModelNames[] = {"arm7", "humanoid"};
+
+// Built on first use (inside the benchmark, so a filtered run builds only what it needs). MPFR
+// values are made while main's ScopedMpfrDigits(50) is alive and keep that precision.
 template <class T>
-const Problem<T>& problem(bool big) {
-  static const Problem<T> a(arm7()), h(humanoid());
-  return big ? h : a;
+const Problem<T>& problem(ModelId m) {
+  static std::unique_ptr<Problem<T>> p[2];
+  if (!p[m]) p[m] = std::make_unique<Problem<T>>(m == kArm7 ? arm7() : humanoid());
+  return *p[m];
 }
 
-template <class T>
-void BM_Rnea(benchmark::State& st) {
-  const Problem<T>& p = problem<T>(st.range(0));
-  for (auto _ : st) benchmark::DoNotOptimize(rnea<T>(p.model, p.q, p.qd, p.qdd));
-}
-template <class T>
-void BM_Crba(benchmark::State& st) {
-  const Problem<T>& p = problem<T>(st.range(0));
-  for (auto _ : st) benchmark::DoNotOptimize(crba<T>(p.model, p.q));
-}
-template <class T>
-void BM_Ltdl(benchmark::State& st) {
-  const Problem<T>& p = problem<T>(st.range(0));
-  for (auto _ : st) benchmark::DoNotOptimize(ltdl<T>(p.H, p.model.dof_parent));
-}
-template <class T>
-void BM_Aba(benchmark::State& st) {
-  const Problem<T>& p = problem<T>(st.range(0));
-  for (auto _ : st) benchmark::DoNotOptimize(aba<T>(p.model, p.q, p.qd, p.tau));
-}
+// ---------------------------------------------------------------------------------------------
+// Algorithm benchmarks.
 
-// Raw arithmetic of T: y = A x + y with a 6x6 A, hand-written loops, no allocation (36
-// multiply-adds per iteration, the core operation of spatial algebra).
+enum Alg { kRnea, kCrba, kLtdl, kAba };
+const char* const kAlgNames[] = {"Rnea", "Crba", "Ltdl", "Aba"};
+
 template <class T>
-void BM_Kernel(benchmark::State& st) {
-  T A[36], x[6], y[6];
-  for (int k = 0; k < 36; ++k) A[k] = T(1) / T(k + 3);
-  for (int k = 0; k < 6; ++k) x[k] = T(k + 1) / T(7), y[k] = T(0);
-  for (auto _ : st) {
-    for (int i = 0; i < 6; ++i) {
-      T s = y[i];
-      for (int j = 0; j < 6; ++j) s += A[6 * i + j] * x[j];
-      y[i] = s / T(8);  // keep y bounded
-    }
-    benchmark::DoNotOptimize(y);
+void run_alg(benchmark::State& st, Alg alg, ModelId mid) {
+  const Problem<T>& p = problem<T>(mid);
+  if (!precision_ok(p.q(0)) || !precision_ok(p.model.I[0].M(5, 5))) {
+    st.SkipWithError("MPFR values do not carry 50 digits");
+    return;
   }
+  const Model<T>& m = p.model;
+  auto call = [&] {
+    switch (alg) {
+      case kRnea: benchmark::DoNotOptimize(rnea<T>(m, p.q, p.qd, p.qdd)); break;
+      case kCrba: benchmark::DoNotOptimize(crba<T>(m, p.q)); break;
+      case kLtdl: benchmark::DoNotOptimize(ltdl<T>(p.H, m.dof_parent)); break;
+      case kAba: benchmark::DoNotOptimize(aba<T>(m, p.q, p.qd, p.tau)); break;
+    }
+  };
+  // Sanity of the inputs, outside the timing: H positive-definite, ABA succeeds.
+  if (alg == kLtdl && !ltdl<T>(p.H, m.dof_parent).ok) {
+    st.SkipWithError("H is not positive-definite");
+    return;
+  }
+  if (alg == kAba && !aba<T>(m, p.q, p.qd, p.tau).ok) {
+    st.SkipWithError("ABA failed");
+    return;
+  }
+  for (auto _ : st) call();
+  count_allocations(st, call);
+  st.counters["nv"] = m.nv;
 }
 
-// LᵀDL on a bounded-depth tree of n revolute bodies (branching n/16: depth ≤ 3), in MuJoCo's
-// sparse layout, whose storage is O(n d): the copy of qM into qLD is part of the timing, and so
-// is the factorization, O(n d²).
-void BM_LtdlScaling(benchmark::State& st) {
-  TreeSpec s;
-  s.nb = static_cast<int>(st.range(0));
-  s.branching = s.nb / 16.0;
-  s.joints = {JointType::Revolute};
-  const ModelDesc d = random_tree(s, 5);
-  const Model<double> m = build_model<double>(d);
-  const RandomState rs = random_state(m, 6);
-  const MatX<double> H = crba<double>(m, Eigen::Map<const VecX<double>>(rs.q.data(), m.nq));
-  const MjLayout lay = mj_layout(m.dof_parent);
-  const std::vector<double> qM = mj_pack<double>(lay, H);
-  for (auto _ : st) benchmark::DoNotOptimize(mj_factorI<double>(lay, qM));
-  st.counters["nM"] = lay.nM;
-}
-
-#define RBD_SCALAR_BENCH(T, name)                                                   \
-  BENCHMARK_TEMPLATE(BM_Rnea, T)->Arg(0)->Arg(1)->Name("BM_Rnea<" name ">");       \
-  BENCHMARK_TEMPLATE(BM_Crba, T)->Arg(0)->Arg(1)->Name("BM_Crba<" name ">");       \
-  BENCHMARK_TEMPLATE(BM_Ltdl, T)->Arg(0)->Arg(1)->Name("BM_Ltdl<" name ">");       \
-  BENCHMARK_TEMPLATE(BM_Aba, T)->Arg(0)->Arg(1)->Name("BM_Aba<" name ">");         \
-  BENCHMARK_TEMPLATE(BM_Kernel, T)->Name("BM_Kernel<" name ">");
-
-RBD_SCALAR_BENCH(double, "double")
-RBD_SCALAR_BENCH(long double, "longdouble")
-RBD_SCALAR_BENCH(float128, "float128")
-RBD_SCALAR_BENCH(bin50, "bin50")
-RBD_SCALAR_BENCH(bin100, "bin100")
-RBD_SCALAR_BENCH(mpfr, "mpfr50")
-BENCHMARK(BM_LtdlScaling)->Arg(100)->Arg(200)->Arg(400)->Arg(800);
-
-// Collects per-iteration real times by name for the summary.
-class Collect : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, double> ns;
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration) ns[r.benchmark_name()] = r.GetAdjustedRealTime();
-    ConsoleReporter::ReportRuns(runs);
+// ---------------------------------------------------------------------------------------------
+// Raw arithmetic of T.
+//
+// BM_Kernel: 8 hand-written 6x6 matrix-vector multiply-adds Y_v <- c (Y_v + A X_v), v = 0..7,
+// plain loops on arrays of T, no allocation by the kernel itself (MPFR still allocates each
+// temporary value it makes, as it does inside the algorithms). 8 x 6 x (6 mul + 6 add + 1 mul) =
+// 624 operations per iteration, the mix of spatial algebra (as many multiplies as adds, no
+// division). The product is accumulated column by column into 6 independent accumulators, so the
+// hardware scalars are limited by arithmetic throughput, not by the latency of one long chain of
+// additions; compiled without auto-vectorization, so it measures scalar arithmetic for every T.
+//
+// BM_EigenKernel: the same operations written with Eigen fixed-size types (Mat6<T> * Vec6<T>),
+// as the library writes them; for double Eigen uses SIMD packets. Not used for the overhead, but
+// printed next to the kernel: it shows how much of ratio_alg comes from double's vectorization.
+template <class T>
+struct KernelData {
+  T A[36], X[8][6], Y[8][6], c;
+  KernelData() {
+    for (int k = 0; k < 36; ++k) A[k] = T(1) / T(k + 3);  // full-mantissa values
+    for (int v = 0; v < 8; ++v)
+      for (int j = 0; j < 6; ++j) X[v][j] = T(v + j + 1) / T(7), Y[v][j] = T(0);
+    c = T(1) / T(2);  // exact; Y converges to a fixed point (no growth, no subnormals)
   }
 };
 
-void summary(const std::map<std::string, double>& ns) {
-  auto get = [&](const std::string& k) {
-    auto it = ns.find(k);
-    return it == ns.end() ? 0.0 : it->second;
+// One kernel iteration. Not inlined and not auto-vectorized (GCC -O2 would pair the multiplies
+// of a row into SIMD for double): it measures scalar arithmetic for every T.
+template <class T>
+__attribute__((noinline, optimize("no-tree-vectorize"))) void kernel_step(KernelData<T>& d) {
+  benchmark::DoNotOptimize(d);  // A and X are re-read from memory every iteration
+  for (int v = 0; v < 8; ++v) {
+    T y[6];
+    for (int i = 0; i < 6; ++i) y[i] = d.Y[v][i];
+    for (int j = 0; j < 6; ++j) {  // column by column: 6 independent accumulators
+      const T& x = d.X[v][j];
+      for (int i = 0; i < 6; ++i) y[i] += d.A[6 * i + j] * x;
+    }
+    for (int i = 0; i < 6; ++i) d.Y[v][i] = d.c * y[i];
+  }
+  benchmark::ClobberMemory();
+}
+
+template <class T>
+void BM_Kernel(benchmark::State& st) {
+  KernelData<T> d;
+  if (!precision_ok(d.A[0])) {
+    st.SkipWithError("MPFR values do not carry 50 digits");
+    return;
+  }
+  auto step = [&d] { kernel_step<T>(d); };
+  for (auto _ : st) step();
+  count_allocations(st, step);
+  st.counters["ops"] = 624;
+}
+
+template <class T>
+void BM_EigenKernel(benchmark::State& st) {
+  Mat6<T> A;
+  Vec6<T> X[8], Y[8];
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) A(i, j) = T(1) / T(6 * i + j + 3);
+  for (int v = 0; v < 8; ++v)
+    for (int j = 0; j < 6; ++j) X[v](j) = T(v + j + 1) / T(7), Y[v](j) = T(0);
+  const T c = T(1) / T(2);
+  auto step = [&] {
+    benchmark::DoNotOptimize(A);
+    benchmark::DoNotOptimize(X);
+    for (int v = 0; v < 8; ++v) Y[v] = c * (Y[v] + A * X[v]);
+    benchmark::DoNotOptimize(Y);
   };
-  std::printf("\nCost ratio to double: algorithm vs raw arithmetic kernel (overhead target <= 1.3)\n");
-  std::printf("%-11s %-6s %-9s %10s %10s %9s\n", "scalar", "alg", "model", "ratio_alg", "ratio_kern", "overhead");
-  const double kd = get("BM_Kernel<double>");
-  for (const char* s : {"longdouble", "float128", "bin50", "bin100", "mpfr50"}) {
-    const double kr = get(std::string("BM_Kernel<") + s + ">") / kd;
-    for (const char* a : {"Rnea", "Crba", "Ltdl", "Aba"})
-      for (const char* m : {"0", "1"}) {
+  for (auto _ : st) step();
+  count_allocations(st, step);
+}
+
+// ---------------------------------------------------------------------------------------------
+// LᵀDL scaling in double on star_of_chains(n): depth <= 9, so the factorization does O(n)
+// work. Three measurements per n:
+//   BM_LtdlScaling/n       ltdl<double>(H, dof_parent): the library's LᵀDL (RBDA table 6.3)
+//                          in dense storage; the call copies the n x n H into the factor.
+//   BM_LtdlScalingMj/n     mj_factorI on MuJoCo's sparse layout (copy of the O(n d) qM included).
+//   BM_LtdlScalingCopyH/n  the n x n copy alone (MatX<double> = H), the part of ltdl that is O(n²).
+
+struct ScalingProblem {
+  Model<double> model;
+  MatX<double> H;
+  MjLayout lay;
+  std::vector<double> qM;
+  explicit ScalingProblem(int n) : model(build_model<double>(star_of_chains(n, 5))) {
+    const RandomState rs = random_state(model, 6);
+    H = crba<double>(model, to_vec<double>(rs.q));
+    lay = mj_layout(model.dof_parent);
+    qM = mj_pack<double>(lay, H);
+  }
+};
+
+const ScalingProblem& scaling_problem(int n) {
+  static std::map<int, std::unique_ptr<ScalingProblem>> cache;
+  auto& p = cache[n];
+  if (!p) p = std::make_unique<ScalingProblem>(n);
+  return *p;
+}
+
+enum ScalingKind { kDense, kMj, kCopy };
+const char* const kScalingNames[] = {"BM_LtdlScaling", "BM_LtdlScalingMj", "BM_LtdlScalingCopyH"};
+const int kScalingN[] = {100, 200, 400, 800};
+
+void run_scaling(benchmark::State& st, ScalingKind kind, int n) {
+  const ScalingProblem& p = scaling_problem(n);
+  if (!ltdl<double>(p.H, p.model.dof_parent).ok || !mj_factorI<double>(p.lay, p.qM).ok) {
+    st.SkipWithError("H is not positive-definite");
+    return;
+  }
+  auto call = [&] {
+    switch (kind) {
+      case kDense: benchmark::DoNotOptimize(ltdl<double>(p.H, p.model.dof_parent)); break;
+      case kMj: benchmark::DoNotOptimize(mj_factorI<double>(p.lay, p.qM)); break;
+      case kCopy: {
+        MatX<double> C = p.H;
+        benchmark::DoNotOptimize(C.data());
+        benchmark::ClobberMemory();
+        break;
+      }
+    }
+  };
+  for (auto _ : st) call();
+  count_allocations(st, call);
+  st.counters["nv"] = p.model.nv;
+  st.counters["depth"] = dof_depth(p.model.dof_parent);
+  st.counters["nnzL"] = p.lay.nM - p.model.nv;  // strictly-lower entries of L
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration.
+
+double min_stat(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+benchmark::internal::Benchmark* common(benchmark::internal::Benchmark* b) {
+  return b->ComputeStatistics("min", min_stat);
+}
+
+template <class T>
+void register_scalar() {
+  const std::string s = ScalarName<T>::value;
+  common(benchmark::RegisterBenchmark(("BM_Kernel<" + s + ">").c_str(), BM_Kernel<T>))
+      ->Unit(benchmark::kNanosecond);
+  common(benchmark::RegisterBenchmark(("BM_EigenKernel<" + s + ">").c_str(), BM_EigenKernel<T>))
+      ->Unit(benchmark::kNanosecond);
+  for (Alg a : {kRnea, kCrba, kLtdl, kAba})
+    for (ModelId m : {kArm7, kHumanoid}) {
+      const std::string name = std::string("BM_") + kAlgNames[a] + "<" + s + ">/" + kModelNames[m];
+      common(benchmark::RegisterBenchmark(name.c_str(), [a, m](benchmark::State& st) { run_alg<T>(st, a, m); }))
+          ->Unit(benchmark::kMicrosecond);
+    }
+}
+
+void register_all() {
+  register_scalar<double>();
+  register_scalar<long double>();
+  register_scalar<float128>();
+  register_scalar<bin50>();
+  register_scalar<bin100>();
+  register_scalar<mpfr>();
+  for (ScalingKind k : {kDense, kMj, kCopy})
+    for (int n : kScalingN) {
+      const std::string name = std::string(kScalingNames[k]) + "/" + std::to_string(n);
+      common(benchmark::RegisterBenchmark(name.c_str(), [k, n](benchmark::State& st) { run_scaling(st, k, n); }))
+          ->Unit(benchmark::kMicrosecond);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting: a console reporter that keeps, per benchmark, the fastest repetition's CPU time per
+// call (seconds) and its counters, and shows on the console only the per-repetition rows when
+// there is one repetition, else the "min" and "cv" aggregates.
+
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  struct Result {
+    double cpu = std::numeric_limits<double>::infinity();  // s per call, min over repetitions
+    double allocs = 0, gmp_allocs = 0;
+    std::map<std::string, double> counters;
+  };
+  std::map<std::string, Result> results;
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::vector<Run> shown;
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Iteration) {
+        if (!r.error_occurred && r.iterations > 0) {
+          Result& res = results[r.benchmark_name()];
+          res.cpu = std::min(res.cpu, r.cpu_accumulated_time / static_cast<double>(r.iterations));
+          for (const auto& c : r.counters) res.counters[c.first] = c.second.value;
+        }
+        if (r.repetitions <= 1 || r.error_occurred) shown.push_back(r);
+      } else if (r.aggregate_name == "min" || r.aggregate_name == "cv") {
+        shown.push_back(r);
+      }
+    }
+    if (!shown.empty()) ConsoleReporter::ReportRuns(shown);
+  }
+
+  const Result* find(const std::string& name) const {
+    auto it = results.find(name);
+    return it == results.end() || !(it->second.cpu < std::numeric_limits<double>::infinity()) ? nullptr
+                                                                                               : &it->second;
+  }
+};
+
+std::string fmt_time(double s) {
+  char buf[32];
+  if (s < 1e-6)
+    std::snprintf(buf, sizeof buf, "%.1f ns", s * 1e9);
+  else if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+  return buf;
+}
+
+double counter(const Collector::Result* r, const char* name) {
+  if (!r) return 0;
+  auto it = r->counters.find(name);
+  return it == r->counters.end() ? 0 : it->second;
+}
+
+void print_summary(const Collector& c) {
+  auto get = [&](const std::string& name) { return c.find(name); };
+  std::printf("\n==== Summary (CPU time per call, fastest repetition) ====\n");
+
+  std::printf("\nRaw arithmetic per scalar: BM_Kernel (624 scalar ops, hand-written loops) and\n"
+              "BM_EigenKernel (the same ops with Eigen Mat6 * Vec6, SIMD for double)\n");
+  std::printf("%-12s %12s %12s %12s %12s %10s\n", "scalar", "t_kernel", "ratio_kernel", "t_eigen", "ratio_eigen",
+              "ns/op");
+  const auto* kd = get("BM_Kernel<double>");
+  const auto* ed = get("BM_EigenKernel<double>");
+  for (const char* s : kScalars) {
+    const auto* k = get(std::string("BM_Kernel<") + s + ">");
+    const auto* e = get(std::string("BM_EigenKernel<") + s + ">");
+    if (!k && !e) continue;
+    char rk[16] = "-", re[16] = "-", per_op[16] = "-";
+    if (k && kd) std::snprintf(rk, sizeof rk, "%.2f", k->cpu / kd->cpu);
+    if (e && ed) std::snprintf(re, sizeof re, "%.2f", e->cpu / ed->cpu);
+    if (k) std::snprintf(per_op, sizeof per_op, "%.2f", k->cpu / 624 * 1e9);
+    std::printf("%-12s %12s %12s %12s %12s %10s\n", s, k ? fmt_time(k->cpu).c_str() : "-", rk,
+                e ? fmt_time(e->cpu).c_str() : "-", re, per_op);
+  }
+
+  std::printf("\nAlgorithms: ratio_alg = t_alg(T)/t_alg(double), ratio_kernel = t_kernel(T)/t_kernel(double),\n"
+              "overhead = ratio_alg/ratio_kernel (target <= 1.3); allocs = heap allocations per call\n"
+              "(all mallocs: vectors, Eigen, MPFR)\n");
+  std::printf("%-12s %-5s %-9s %11s %10s %12s %9s %5s %9s\n", "scalar", "alg", "model", "t_alg", "ratio_alg",
+              "ratio_kernel", "overhead", "", "allocs");
+  int over = 0, total = 0;
+  double worst = 0;
+  std::string worst_name;
+  for (const char* s : kScalars) {
+    const auto* k = get(std::string("BM_Kernel<") + s + ">");
+    for (const char* a : kAlgNames)
+      for (const char* m : kModelNames) {
         const std::string suffix = std::string(">/") + m;
-        const double ad = get(std::string("BM_") + a + "<double" + suffix);
-        const double at = get(std::string("BM_") + a + "<" + s + suffix);
-        if (ad <= 0 || at <= 0 || kd <= 0) continue;
-        std::printf("%-11s %-6s %-9s %10.1f %10.1f %9.2f\n", s, a, m[0] == '0' ? "arm7" : "humanoid", at / ad, kr,
-                    at / ad / kr);
+        const auto* ad = get(std::string("BM_") + a + "<double" + suffix);
+        const auto* at = get(std::string("BM_") + a + "<" + s + suffix);
+        if (!at) continue;
+        const double allocs = counter(at, "allocs");
+        if (!ad || !k || !kd) {
+          std::printf("%-12s %-5s %-9s %11s %10s %12s %9s %5s %9.0f\n", s, a, m, fmt_time(at->cpu).c_str(), "-", "-",
+                      "-", "", allocs);
+          continue;
+        }
+        const double ra = at->cpu / ad->cpu, rk = k->cpu / kd->cpu, ov = ra / rk;
+        const bool is_double = std::string(s) == "double";
+        if (!is_double) {
+          ++total;
+          if (ov > 1.3) ++over;
+          if (ov > worst) worst = ov, worst_name = std::string(a) + "<" + s + ">/" + m;
+        }
+        std::printf("%-12s %-5s %-9s %11s %10.2f %12.2f %9.2f %5s %9.0f\n", s, a, m, fmt_time(at->cpu).c_str(), ra, rk,
+                    ov, is_double ? "" : (ov > 1.3 ? "OVER" : "ok"), allocs);
       }
   }
-  std::printf("\nLTDL scaling (sparse layout), time(2n)/time(n), target <= 2.2\n");
-  for (int n : {100, 200, 400}) {
-    const double a = get("BM_LtdlScaling/" + std::to_string(n)), b = get("BM_LtdlScaling/" + std::to_string(2 * n));
-    if (a > 0 && b > 0) std::printf("  n = %4d -> %4d: %.2f\n", n, 2 * n, b / a);
+  if (total > 0)
+    std::printf("-> %d of %d (scalar, algorithm, model) overheads exceed 1.3; worst %.2f (%s)\n", over, total, worst,
+                worst_name.c_str());
+
+  std::printf("\nLTDL scaling in double on star_of_chains(n) (root + chains of 8 revolute bodies, depth <= 9),\n"
+              "time(2n)/time(n), target <= 2.2\n");
+  std::printf("%-6s %5s %6s %13s %13s %13s\n", "n", "depth", "nnzL", "ltdl (dense)", "mj_factorI", "copy H only");
+  for (int n : kScalingN) {
+    const auto* a = get("BM_LtdlScaling/" + std::to_string(n));
+    const auto* b = get("BM_LtdlScalingMj/" + std::to_string(n));
+    const auto* cp = get("BM_LtdlScalingCopyH/" + std::to_string(n));
+    const auto* any = a ? a : b ? b : cp;
+    if (!any) continue;
+    std::printf("%-6d %5.0f %6.0f %13s %13s %13s\n", n, counter(any, "depth"), counter(any, "nnzL"),
+                a ? fmt_time(a->cpu).c_str() : "-", b ? fmt_time(b->cpu).c_str() : "-",
+                cp ? fmt_time(cp->cpu).c_str() : "-");
   }
+  std::printf("%-19s %13s %13s %13s\n", "n -> 2n", "ltdl (dense)", "mj_factorI", "copy H only");
+  for (int i = 0; i + 1 < 4; ++i) {
+    const int n = kScalingN[i], n2 = kScalingN[i + 1];
+    char row[3][32];
+    for (int k = 0; k < 3; ++k) {
+      const auto* a = get(std::string(kScalingNames[k]) + "/" + std::to_string(n));
+      const auto* b = get(std::string(kScalingNames[k]) + "/" + std::to_string(n2));
+      if (a && b)
+        std::snprintf(row[k], sizeof row[k], "%.2f %s", b->cpu / a->cpu,
+                      k == kCopy ? "" : (b->cpu / a->cpu > 2.2 ? "OVER" : "ok"));
+      else
+        std::snprintf(row[k], sizeof row[k], "-");
+    }
+    char label[32];
+    std::snprintf(label, sizeof label, "%d -> %d", n, n2);
+    std::printf("%-19s %13s %13s %13s\n", label, row[0], row[1], row[2]);
+  }
+  std::fflush(stdout);
 }
 
 }  // namespace
 }  // namespace rbd
 
 int main(int argc, char** argv) {
-  rbd::mpfr::default_precision(50);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  rbd::Collect rep;
+  mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);  // before any MPFR value exists
+  // MPFR at 50 digits for the whole run: every mpfr model, state and temporary is made under it.
+  const rbd::ScopedMpfrDigits mpfr_digits(rbd::kMpfrDigits);
+
+  // Defaults first, so that the same flags given on the command line override them.
+  std::vector<char*> args;
+  args.push_back(argv[0]);
+  static char reps[] = "--benchmark_repetitions=3";
+  static char min_time[] = "--benchmark_min_time=0.2";
+  args.push_back(reps);
+  args.push_back(min_time);
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  int n = static_cast<int>(args.size());
+  args.push_back(nullptr);
+
+  rbd::register_all();
+  benchmark::Initialize(&n, args.data());
+  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
+  rbd::Collector rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
-  rbd::summary(rep.ns);
+  rbd::print_summary(rep);
   benchmark::Shutdown();
   return 0;
 }
