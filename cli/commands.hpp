@@ -11,6 +11,11 @@ namespace rbd::cli {
 
 using Run = std::function<int()>;
 
-Run add_eval(CLI::App& app);
+Run add_eval(CLI::App& app);     // eval_command.cpp
+Run add_convert(CLI::App& app);  // convert_command.cpp
+Run add_fixture(CLI::App& app);  // fixture_command.cpp
+Run add_compare(CLI::App& app);  // compare_command.cpp
+Run add_check(CLI::App& app);    // check_command.cpp
+Run add_audit(CLI::App& app);    // audit_command.cpp
 
 }  // namespace rbd::cli

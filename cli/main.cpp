@@ -4,12 +4,18 @@
 #include "fixtures/io_util.hpp"
 
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{"rbdref: reference values for rigid-body dynamics engines, with certified digits"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rbdref 0.1.0");
-  rbd::cli::Run eval = rbd::cli::add_eval(app);
+  const std::vector<std::pair<std::string, rbd::cli::Run>> commands = {
+      {"eval", rbd::cli::add_eval(app)},       {"convert", rbd::cli::add_convert(app)},
+      {"fixture", rbd::cli::add_fixture(app)}, {"compare", rbd::cli::add_compare(app)},
+      {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)}};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -21,7 +27,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (app.got_subcommand("eval")) return eval();
+    for (const auto& [name, run] : commands)
+      if (app.got_subcommand(name)) return run();
   } catch (const rbd::InputError& e) {
     std::cerr << "rbdref: error: " << e.what() << "\n";
     return 2;

@@ -16,6 +16,8 @@ PACKAGES=(
   libbenchmark-dev         # bench/
   libssl-dev               # SHA-256 of model files (provenance)
   liborocos-kdl-dev libkdl-parser-dev liburdfdom-dev  # KDL: an independent URDF import and dynamics for cross-checks
+  libmujoco-dev            # MuJoCo 2.2.2: the first audited engine (engines/mujoco)
+  libqhull-dev             # mujoco::mujoco names /usr/include/libqhull_r in its CMake package
 )
 
 missing=()

@@ -1,0 +1,273 @@
+// rbdref audit [--engines E,...] [--models M,...] [--out DIR] [--data DIR] [--update-golden]
+//              [--tol Q=REL ...]
+//
+// The main job: for each bundled model (DATA/models/manifest.json) × each engine adapter of this
+// build: reuse the golden fixture (DATA/golden/<model>.fixture.json) when its model still hashes
+// the same, else make a fresh one (into DIR/fixtures, or in place with --update-golden); run the
+// adapter; compare; check; write per-pair engine outputs and reports (JSON), the combined audit
+// (DIR/audit.json) and JUnit XML (DIR/junit.xml); print the summary table engine × model ×
+// quantity → min digits and status. Exit 0 when everything is within tolerance, 1 on any
+// discrepancy or engine failure, 2 on bad input (unknown engine or model name, bad manifest).
+#include "cli/commands.hpp"
+#include "engines/adapter.hpp"
+#include "fixtures/fixture.hpp"
+#include "reports/compare.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#ifndef RBDREF_DATA_DIR
+#define RBDREF_DATA_DIR "fixtures"
+#endif
+
+namespace rbd::cli {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+struct AuditOptions {
+  std::string engines, models, out = "audit-out", data = RBDREF_DATA_DIR;
+  std::vector<std::string> tol;
+  bool update_golden = false;
+};
+
+struct ManifestEntry {
+  std::string name, file;
+  bool floating_base = false;
+  int samples = 8;
+  std::uint64_t seed = 1;
+  std::string description;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string t;
+  while (std::getline(ss, t, ','))
+    if (!t.empty()) out.push_back(t);
+  return out;
+}
+
+void make_dir(const std::string& path) {
+  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
+    throw InputError(path, "", "cannot create the output folder");
+}
+
+std::vector<ManifestEntry> read_manifest(const std::string& path) {
+  const json doc = read_json_file(path);
+  if (!doc.is_object() || doc.value("format", "") != "rbdref.manifest")
+    throw InputError(path, "format", "expected \"rbdref.manifest\"");
+  if (doc.value("version", 0) != 1) throw InputError(path, "version", "expected 1");
+  if (!doc.contains("models") || !doc["models"].is_array()) throw InputError(path, "models", "expected an array");
+  std::vector<ManifestEntry> out;
+  for (size_t k = 0; k < doc["models"].size(); ++k) {
+    const json& j = doc["models"][k];
+    const std::string p = "models[" + std::to_string(k) + "]";
+    ManifestEntry e;
+    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) throw InputError(path, p + ".name", "expected a string");
+    if (!j.contains("file") || !j["file"].is_string()) throw InputError(path, p + ".file", "expected a string");
+    e.name = j["name"];
+    e.file = j["file"];
+    e.floating_base = j.value("floating_base", false);
+    e.samples = j.value("samples", 8);
+    e.seed = j.value("seed", 1);
+    e.description = j.value("description", "");
+    out.push_back(e);
+  }
+  return out;
+}
+
+bool file_exists(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0;
+}
+
+std::string fmt_digits(double d) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f", d);
+  return b;
+}
+
+int run_audit(const AuditOptions& o) {
+  const std::string models_dir = o.data + "/models", golden_dir = o.data + "/golden";
+  std::vector<ManifestEntry> manifest = read_manifest(models_dir + "/manifest.json");
+  if (!o.models.empty()) {
+    std::vector<ManifestEntry> pick;
+    for (const std::string& n : split(o.models)) {
+      bool found = false;
+      for (const ManifestEntry& e : manifest)
+        if (e.name == n) pick.push_back(e), found = true;
+      if (!found) throw InputError("--models", "", "unknown model '" + n + "' (see " + models_dir + "/manifest.json)");
+    }
+    manifest = pick;
+  }
+  std::vector<std::unique_ptr<EngineAdapter>> adapters = available_adapters();
+  std::vector<std::string> wanted = split(o.engines);
+  std::vector<std::string> not_built;
+  if (!wanted.empty()) {
+    static const std::set<std::string> known{"mujoco", "dart", "kdl", "simbody", "bullet"};
+    std::vector<std::unique_ptr<EngineAdapter>> pick;
+    for (const std::string& n : wanted) {
+      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, dart, kdl, simbody, bullet)");
+      bool found = false;
+      for (auto& a : adapters)
+        if (a && a->name() == n) pick.push_back(std::move(a)), found = true;
+      if (!found) not_built.push_back(n);
+    }
+    adapters = std::move(pick);
+  }
+  Tolerances tol_template;
+  for (const std::string& t : o.tol) {
+    const size_t eq = t.find('=');
+    const std::string q = t.substr(0, eq);
+    const std::vector<std::string>& known = engine_quantities();
+    if (eq == std::string::npos || std::find(known.begin(), known.end(), q) == known.end())
+      throw InputError("--tol", "", "expected QUANTITY=RELATIVE_ERROR with QUANTITY one of H, C, tau, qdd, L, D, got '" + t + "'");
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str() + eq + 1, &end);
+    if (!end || *end || !(v > 0)) throw InputError("--tol", "", "expected a positive number after '=' in '" + t + "'");
+    tol_template.overrides[q] = v;
+  }
+
+  make_dir(o.out);
+  make_dir(o.out + "/fixtures");
+  std::vector<Report> reports;
+  ojson runs = ojson::array();
+  bool all_ok = true;
+  const size_t total = manifest.size() * std::max<size_t>(adapters.size(), 1);
+  size_t step = 0;
+
+  for (const ManifestEntry& me : manifest) {
+    UrdfOptions uo;
+    uo.floating_base = me.floating_base;
+    const LoadedModel lm = load_model(models_dir + "/" + me.file, uo);
+    // Golden fixture: reuse when it still describes this model; else make one.
+    const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
+    std::string fixture_file = golden;
+    Fixture fx;
+    bool reuse = false;
+    if (!o.update_golden && file_exists(golden)) {
+      fx = read_fixture_file(golden);
+      reuse = fx.model_sha256 == sha256_hex(model_canonical_text(lm.desc));
+      if (!reuse) std::cerr << "audit: " << golden << " was made from another version of " << me.file << "; regenerating\n";
+    }
+    if (!reuse) {
+      std::cerr << "audit: making the fixture of " << me.name << " (" << me.samples << " samples at bin50, certified at bin100)\n";
+      fx = make_fixture(lm, me.samples, me.seed, *Precision::parse("bin50"));
+      fixture_file = o.update_golden ? golden : o.out + "/fixtures/" + me.name + ".fixture.json";
+      write_file_atomic(fixture_file, fixture_to_json(fx).dump(1) + "\n");
+    }
+    for (const std::string& n : not_built)
+      runs.push_back({{"engine", n}, {"model", me.name}, {"status", "not available"},
+                      {"reason", "this build has no " + n + " adapter (package not found at build time)"}});
+    for (const auto& a : adapters) {
+      ++step;
+      const std::string tag = a->name() + " × " + me.name;
+      std::cerr << "[" << step << "/" << total << "] " << tag << ": ";
+      const std::string why = a->unsupported(fx);
+      if (!why.empty()) {
+        std::cerr << "unsupported (" << why << ")\n";
+        runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "unsupported"}, {"reason", why}});
+        continue;
+      }
+      std::cerr << fx.samples.size() << " samples... " << std::flush;
+      make_dir(o.out + "/" + a->name());
+      const std::string base = o.out + "/" + a->name() + "/" + me.name;
+      EngineOutput eo;
+      try {
+        eo = a->run(fx, fixture_file);
+      } catch (const EngineError& e) {
+        std::cerr << "FAILED: " << e.what() << "\n";
+        runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "engine failed"}, {"reason", e.what()}});
+        all_ok = false;
+        continue;
+      }
+      write_file_atomic(base + ".engine.json", engine_output_to_json(eo).dump(1) + "\n");
+      Tolerances tol = Tolerances::defaults(eo.epsilon(base + ".engine.json"));
+      tol.overrides = tol_template.overrides;
+      Report r = compare(fx, fixture_file, eo, base + ".engine.json", tol);
+      write_file_atomic(base + ".report.json", report_to_json(r).dump(1) + "\n");
+      std::cerr << (r.passed ? "ok" : "DISCREPANCIES") << "\n";
+      all_ok = all_ok && r.passed;
+      runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", r.passed ? "passed" : "failed"},
+                      {"fixture", fixture_file}, {"engine_output", base + ".engine.json"}, {"report", base + ".report.json"}});
+      reports.push_back(std::move(r));
+    }
+  }
+
+  // Summary: one row per engine × model, one column per quantity (min digits / status), the echo
+  // and the checks.
+  std::ostringstream t;
+  const std::vector<std::string>& qs = engine_quantities();
+  char line[256];
+  std::snprintf(line, sizeof line, "%-8s %-22s", "engine", "model");
+  t << line;
+  for (const std::string& q : qs) {
+    std::snprintf(line, sizeof line, " %9s", q.c_str());
+    t << line;
+  }
+  t << "  echo     checks  status\n";
+  size_t ri = 0;
+  for (const ojson& run : runs) {
+    std::snprintf(line, sizeof line, "%-8s %-22s", run["engine"].get<std::string>().c_str(), run["model"].get<std::string>().c_str());
+    t << line;
+    const std::string status = run["status"];
+    if (status != "passed" && status != "failed") {
+      t << "  " << status << ": " << run.value("reason", "") << "\n";
+      continue;
+    }
+    const Report& r = reports[ri++];
+    for (const std::string& q : qs) {
+      std::string cell = "-";
+      for (const QuantityScore& s : r.quantities)
+        if (s.quantity == q && s.samples > 0) cell = fmt_digits(s.min_digits) + (s.passed ? " " : "!");
+      std::snprintf(line, sizeof line, " %9s", cell.c_str());
+      t << line;
+    }
+    const std::string echo = r.model_echo.is_object() ? r.model_echo.value("status", "?") : "none";
+    int failed_checks = 0;
+    for (const SampleCheck& c : r.checks) failed_checks += c.result.passed ? 0 : 1;
+    std::snprintf(line, sizeof line, "  %-8s %-6s  %s\n", echo.c_str(), failed_checks ? std::to_string(failed_checks).c_str() : "ok",
+                  r.passed ? "passed" : "FAILED");
+    t << line;
+  }
+  t << "(cells: the smallest LRE digits over the samples, capped at the certified digits; '!' = outside tolerance)\n";
+
+  ojson audit;
+  audit["format"] = "rbdref.audit";
+  audit["version"] = 1;
+  audit["passed"] = all_ok;
+  audit["runs"] = runs;
+  ojson rj = ojson::array();
+  for (const Report& r : reports) rj.push_back(report_to_json(r));
+  audit["reports"] = rj;
+  write_file_atomic(o.out + "/audit.json", audit.dump(1) + "\n");
+  write_file_atomic(o.out + "/junit.xml", reports_to_junit(reports));
+  std::cout << t.str() << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml and per-run files under " << o.out << "/\n";
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
+Run add_audit(CLI::App& app) {
+  auto o = std::make_shared<AuditOptions>();
+  CLI::App* sub = app.add_subcommand("audit", "Audit every available engine on every bundled model: fixtures, engines, compare, checks, reports");
+  sub->add_option("--engines", o->engines, "Comma-separated engines (default: every adapter of this build)");
+  sub->add_option("--models", o->models, "Comma-separated bundled model names (default: all in the manifest)");
+  sub->add_option("--out", o->out, "Output folder (default audit-out)");
+  sub->add_option("--data", o->data, "Folder holding models/manifest.json and golden/ (default: the source tree's fixtures/)");
+  sub->add_option("--tol", o->tol, "Tolerance override QUANTITY=RELATIVE_ERROR (repeatable)");
+  sub->add_flag("--update-golden", o->update_golden, "Regenerate the golden fixtures in DATA/golden instead of reusing them");
+  return [o] { return run_audit(*o); };
+}
+
+}  // namespace rbd::cli

@@ -1,0 +1,39 @@
+// The engine adapter interface. An adapter loads a fixture's model into a real engine, runs the
+// engine on every sample, converts what it computed into rbdref's canonical conventions (keeping
+// the raw values), and returns an engine output (fixtures/engine_output.hpp). Engines that do not
+// run on this machine skip this interface and write the engine-output file themselves.
+//
+// Adapters are compiled only when their engine's Debian package is found (see engines/CMakeLists.txt);
+// available_adapters() lists those of this build.
+#pragma once
+
+#include "fixtures/engine_output.hpp"
+#include "fixtures/fixture.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rbd {
+
+class EngineAdapter {
+ public:
+  virtual ~EngineAdapter() = default;
+  virtual std::string name() const = 0;     // "mujoco"
+  virtual std::string version() const = 0;  // the library's own version string
+  // Empty when the engine can represent the fixture's model; otherwise why not, naming the joint
+  // or body (e.g. "joint 'screw': MuJoCo has no helical joint"). Such a pair is reported as
+  // unsupported, not as a discrepancy.
+  virtual std::string unsupported(const Fixture& f) const = 0;
+  // Runs every sample. Throws EngineError when the engine refuses the model (its message kept).
+  virtual EngineOutput run(const Fixture& f, const std::string& fixture_file) const = 0;
+};
+
+class EngineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<std::unique_ptr<EngineAdapter>> available_adapters();
+
+}  // namespace rbd

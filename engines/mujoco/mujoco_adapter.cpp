@@ -1,0 +1,472 @@
+// MuJoCo adapter: see mujoco_adapter.hpp for the import path, the model echo and the conventions.
+#include "engines/mujoco/mujoco_adapter.hpp"
+
+#include "reference/model.hpp"
+
+#include <mujoco/mujoco.h>
+
+#include <Eigen/Eigenvalues>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <unistd.h>
+
+namespace rbd {
+
+namespace {
+
+using B = bin50;
+using ojson = nlohmann::ordered_json;
+
+std::string dec(const B& x) { return to_decimal(x, 20); }
+std::string dec3(const Vec3<B>& v) { return dec(v(0)) + " " + dec(v(1)) + " " + dec(v(2)); }
+
+// Unit quaternion (w, x, y, z) of a rotation matrix (Shepperd's method: pivot on the largest of
+// w², x², y², z² for accuracy), w ≥ 0.
+Eigen::Matrix<B, 4, 1> quat_of(const Mat3<B>& R) {
+  using std::sqrt;
+  const B t = R.trace();
+  Eigen::Matrix<B, 4, 1> q;
+  if (t >= R(0, 0) && t >= R(1, 1) && t >= R(2, 2)) {
+    const B s = sqrt(B(B(1) + t));
+    q << s / B(2), (R(2, 1) - R(1, 2)) / (B(2) * s), (R(0, 2) - R(2, 0)) / (B(2) * s), (R(1, 0) - R(0, 1)) / (B(2) * s);
+  } else if (R(0, 0) >= R(1, 1) && R(0, 0) >= R(2, 2)) {
+    const B s = sqrt(B(B(1) + R(0, 0) - R(1, 1) - R(2, 2)));
+    q << (R(2, 1) - R(1, 2)) / (B(2) * s), s / B(2), (R(0, 1) + R(1, 0)) / (B(2) * s), (R(0, 2) + R(2, 0)) / (B(2) * s);
+  } else if (R(1, 1) >= R(2, 2)) {
+    const B s = sqrt(B(B(1) + R(1, 1) - R(0, 0) - R(2, 2)));
+    q << (R(0, 2) - R(2, 0)) / (B(2) * s), (R(0, 1) + R(1, 0)) / (B(2) * s), s / B(2), (R(1, 2) + R(2, 1)) / (B(2) * s);
+  } else {
+    const B s = sqrt(B(B(1) + R(2, 2) - R(0, 0) - R(1, 1)));
+    q << (R(1, 0) - R(0, 1)) / (B(2) * s), (R(0, 2) + R(2, 0)) / (B(2) * s), (R(1, 2) + R(2, 1)) / (B(2) * s), s / B(2);
+  }
+  if (q(0) < B(0)) q = -q;
+  return q;
+}
+
+// Names of the MuJoCo joints that stand for rbdref joint i, in MuJoCo DoF order.
+std::vector<std::string> mj_joint_names(const Model<B>& m, int i) {
+  const std::string& n = m.joint_name[i];
+  switch (m.joint[i].type) {
+    case JointType::Cylindrical: return {n + "__theta", n + "__d"};
+    case JointType::Planar: return {n + "__x", n + "__y", n + "__theta"};
+    default: return {n};
+  }
+}
+
+struct Inertial {
+  B mass;
+  Vec3<B> com;
+  Mat3<B> Ic;  // about the COM, body axes
+};
+Inertial inertial_of(const Inertia<B>& I) {
+  Inertial r;
+  r.mass = I.mass();
+  r.com = r.mass > B(0) ? I.com() : Vec3<B>(Vec3<B>::Zero());
+  const Mat3<B> C = skew<B>(r.com);
+  r.Ic = I.M.template block<3, 3>(0, 0) - r.mass * C * C.transpose();
+  return r;
+}
+
+void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std::vector<int>>& children, int i, int depth) {
+  const std::string ind(2 * depth, ' ');
+  const Xform<B>& Xt = m.Xtree[i];
+  const Mat3<B> R = Xt.E.transpose();  // joint frame's axes in the parent frame
+  x << ind << "<body name=\"" << m.body_name[i] << "\" pos=\"" << dec3(Xt.r) << "\" quat=\"";
+  const auto qt = quat_of(R);
+  x << dec(qt(0)) << " " << dec(qt(1)) << " " << dec(qt(2)) << " " << dec(qt(3)) << "\">\n";
+  const Joint<B>& jt = m.joint[i];
+  const std::vector<std::string> names = mj_joint_names(m, i);
+  auto axis_joint = [&](const std::string& name, const char* type, const Vec3<B>& a) {
+    x << ind << "  <joint name=\"" << name << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
+  };
+  switch (jt.type) {
+    case JointType::Revolute: axis_joint(names[0], "hinge", jt.axis); break;
+    case JointType::Prismatic: axis_joint(names[0], "slide", jt.axis); break;
+    case JointType::Cylindrical:
+      axis_joint(names[0], "hinge", jt.axis);
+      axis_joint(names[1], "slide", jt.axis);
+      break;
+    case JointType::Planar:
+      axis_joint(names[0], "slide", jt.u);
+      axis_joint(names[1], "slide", Vec3<B>(jt.axis.cross(jt.u)));
+      axis_joint(names[2], "hinge", jt.axis);
+      break;
+    case JointType::Spherical: x << ind << "  <joint name=\"" << names[0] << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
+    case JointType::Free: x << ind << "  <freejoint name=\"" << names[0] << "\"/>\n"; break;
+    default: break;  // helical and fixed never reach here (unsupported / merged)
+  }
+  // Principal axes of the rotational inertia, computed at 50 digits, as a proper rotation.
+  const Inertial in = inertial_of(m.I[i]);
+  Eigen::SelfAdjointEigenSolver<Mat3<B>> es(in.Ic);
+  Mat3<B> V = es.eigenvectors();
+  if (V.determinant() < B(0)) V.col(2) = -V.col(2);
+  const auto qi = quat_of(V);
+  const Vec3<B> d = es.eigenvalues();
+  x << ind << "  <inertial pos=\"" << dec3(in.com) << "\" quat=\"" << dec(qi(0)) << " " << dec(qi(1)) << " " << dec(qi(2))
+    << " " << dec(qi(3)) << "\" mass=\"" << dec(in.mass) << "\" diaginertia=\"" << dec3(d) << "\"/>\n";
+  for (int c : children[i]) write_body(x, m, children, c, depth + 1);
+  x << ind << "</body>\n";
+}
+
+Mat3<B> R_of_quat(const double* q) { return quat_to_R<B>(B(q[0]), B(q[1]), B(q[2]), B(q[3])); }
+
+// World pose of a free root body: Xtree (joint frame) composed with the joint's own (quat, p).
+void free_world_pose(const Model<B>& m, int i, const double* q, Vec3<B>& p_w, Mat3<B>& R_w) {
+  const Mat3<B> Rt = m.Xtree[i].E.transpose();
+  R_w = Rt * R_of_quat(q);
+  p_w = m.Xtree[i].r + Rt * Vec3<B>(B(q[4]), B(q[5]), B(q[6]));
+}
+
+// qpos from canonical q, joint by joint; a free root body gets its world pose (position, then
+// the quaternion: the input's own when Xtree has no rotation, so nothing is rounded).
+void set_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vector<double>& q, mjtNum* qpos) {
+  for (int i = 0; i < m.NB; ++i) {
+    const double* qi = q.data() + m.iq[i];
+    mjtNum* qp = qpos + mj_qpos[i];
+    if (m.joint[i].type != JointType::Free) {
+      for (int k = 0; k < m.nqi[i]; ++k) qp[k] = qi[k];
+      continue;
+    }
+    Vec3<B> p_w;
+    Mat3<B> R_w;
+    free_world_pose(m, i, qi, p_w, R_w);
+    const auto qw = quat_of(R_w);
+    const bool plain = m.Xtree[i].E == Mat3<B>::Identity();
+    for (int k = 0; k < 3; ++k) qp[k] = static_cast<double>(p_w(k));
+    for (int k = 0; k < 4; ++k) qp[3 + k] = plain ? qi[k] : static_cast<double>(qw(k));
+  }
+}
+
+class MujocoAdapter : public EngineAdapter {
+ public:
+  std::string name() const override { return "mujoco"; }
+  std::string version() const override { return mj_versionString(); }
+
+  std::string unsupported(const Fixture& f) const override {
+    const Model<double> m = build_model<double>(f.model);
+    for (int i = 0; i < m.NB; ++i) {
+      if (m.joint[i].type == JointType::Helical)
+        return "joint '" + m.joint_name[i] + "': MuJoCo has no helical joint";
+      if (m.joint[i].type == JointType::Free && m.parent[i] != -1)
+        return "joint '" + m.joint_name[i] + "': MuJoCo allows free joints only on bodies attached to the world";
+    }
+    return "";
+  }
+
+  EngineOutput run(const Fixture& f, const std::string& fixture_file) const override;
+};
+
+// Loads MJCF text through a temporary file (mj_loadXML reads files); EngineError on failure.
+mjModel* load_mjcf(const std::string& xml) {
+  char path[] = "/tmp/rbdref-mjcf-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) throw EngineError("mujoco: cannot create a temporary MJCF file");
+  FILE* fp = fdopen(fd, "w");
+  std::fputs(xml.c_str(), fp);
+  std::fclose(fp);
+  char err[1000] = "";
+  mjModel* m = mj_loadXML(path, nullptr, err, sizeof err);
+  std::remove(path);
+  if (!m) throw EngineError(std::string("MuJoCo rejected the model: ") + err);
+  return m;
+}
+
+template <class M>
+double max_abs_d(const M& x) {
+  return x.size() ? static_cast<double>(B(x.cwiseAbs().maxCoeff())) : 0.0;
+}
+
+// The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
+ojson model_echo(const mjModel* mm, const Model<B>& m) {
+  ojson bodies = ojson::array();
+  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_pos = 0, worst_rot = 0, worst_axis = 0;
+  for (int i = 0; i < m.NB; ++i) {
+    const int b = mj_name2id(mm, mjOBJ_BODY, m.body_name[i].c_str());
+    const Inertial in = inertial_of(m.I[i]);
+    const B mass_mj = B(mm->body_mass[b]);
+    const Vec3<B> com_mj(B(mm->body_ipos[3 * b]), B(mm->body_ipos[3 * b + 1]), B(mm->body_ipos[3 * b + 2]));
+    const Mat3<B> Ri = R_of_quat(mm->body_iquat + 4 * b);
+    const Vec3<B> d(B(mm->body_inertia[3 * b]), B(mm->body_inertia[3 * b + 1]), B(mm->body_inertia[3 * b + 2]));
+    const Mat3<B> Ic_mj = Ri * d.asDiagonal() * Ri.transpose();
+    const Vec3<B> pos_mj(B(mm->body_pos[3 * b]), B(mm->body_pos[3 * b + 1]), B(mm->body_pos[3 * b + 2]));
+    const Mat3<B> R_mj = R_of_quat(mm->body_quat + 4 * b);
+    const double e_mass = static_cast<double>(B(abs(B(mass_mj - in.mass)) / in.mass));
+    const double e_com = max_abs_d(Vec3<B>(com_mj - in.com));  // metres
+    const double sI = max_abs_d(in.Ic);
+    const double e_I = sI > 0 ? max_abs_d(Mat3<B>(Ic_mj - in.Ic)) / sI : max_abs_d(Ic_mj);
+    const double e_pos = max_abs_d(Vec3<B>(pos_mj - m.Xtree[i].r));  // metres
+    const double e_rot = max_abs_d(Mat3<B>(R_mj - m.Xtree[i].E.transpose()));
+    double e_axis = 0;
+    const Joint<B>& jt = m.joint[i];
+    const std::vector<std::string> names = mj_joint_names(m, i);
+    for (size_t k = 0; k < names.size(); ++k) {
+      if (jt.type == JointType::Spherical || jt.type == JointType::Free) break;
+      const int j = mj_name2id(mm, mjOBJ_JOINT, names[k].c_str());
+      Vec3<B> a = jt.axis;
+      if (jt.type == JointType::Planar && k == 0) a = jt.u;
+      if (jt.type == JointType::Planar && k == 1) a = jt.axis.cross(jt.u);
+      const Vec3<B> a_mj(B(mm->jnt_axis[3 * j]), B(mm->jnt_axis[3 * j + 1]), B(mm->jnt_axis[3 * j + 2]));
+      e_axis = std::max(e_axis, max_abs_d(Vec3<B>(a_mj - a)));
+    }
+    worst_mass = std::max(worst_mass, e_mass);
+    worst_com = std::max(worst_com, e_com);
+    worst_I = std::max(worst_I, e_I);
+    worst_pos = std::max(worst_pos, e_pos);
+    worst_rot = std::max(worst_rot, e_rot);
+    worst_axis = std::max(worst_axis, e_axis);
+    bodies.push_back({{"body", m.body_name[i]},
+                      {"mass", {{"rbdref", to_decimal(in.mass, 20)}, {"engine", mm->body_mass[b]}, {"rel_err", e_mass}}},
+                      {"com_abs_err_m", e_com},
+                      {"inertia_rel_err", e_I},
+                      {"frame_pos_abs_err_m", e_pos},
+                      {"frame_rot_err", e_rot},
+                      {"joint_axis_err", e_axis}});
+  }
+  const Vec3<B> g_mj(B(mm->opt.gravity[0]), B(mm->opt.gravity[1]), B(mm->opt.gravity[2]));
+  const double e_g = max_abs_d(Vec3<B>(g_mj - m.gravity));
+  // Each value crossed to MuJoCo as a correctly rounded double (20 significant digits parsed by
+  // MuJoCo) and, for inertias, through a unit quaternion: a few ulps of double is the floor.
+  const double tol = 64 * 2.220446049250313e-16;
+  const bool match = worst_mass <= tol && worst_I <= tol && worst_rot <= tol && worst_axis <= tol &&
+                     worst_com <= tol * std::max(1.0, max_abs_d(Vec3<B>::Ones())) && e_g <= tol * 10 &&
+                     worst_pos <= tol * 1e4;
+  ojson echo;
+  echo["engine_model"] = {{"nbody", mm->nbody - 1}, {"njnt", mm->njnt}, {"nq", mm->nq}, {"nv", mm->nv}};
+  echo["gravity_abs_err"] = e_g;
+  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_rel_err", worst_I},
+                 {"frame_pos_abs_err_m", worst_pos}, {"frame_rot_err", worst_rot}, {"joint_axis_err", worst_axis}};
+  echo["tolerance"] = {{"relative", tol}, {"rule", "64 ε(double) relative (positions: × max(1, |p|) m)"}};
+  echo["status"] = match ? "match" : "differs";
+  echo["bodies"] = bodies;
+  return echo;
+}
+
+// x (bin50) → doubles
+std::vector<double> to_doubles(const VecX<B>& x) {
+  std::vector<double> out;
+  for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(static_cast<double>(x(k)));
+  return out;
+}
+NumMatrix num_vec(const VecX<B>& x) {
+  NumMatrix n;
+  n.rows = static_cast<int>(x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) n.v.push_back(Num::decimal(to_decimal(x(k), 25)));
+  return n;
+}
+NumMatrix num_mat(const MatX<B>& A) {
+  NumMatrix n;
+  n.rows = static_cast<int>(A.rows());
+  n.cols = static_cast<int>(A.cols());
+  for (Eigen::Index i = 0; i < A.rows(); ++i)
+    for (Eigen::Index j = 0; j < A.cols(); ++j) n.v.push_back(Num::decimal(to_decimal(A(i, j), 25)));
+  return n;
+}
+VecX<B> vec_of(const mjtNum* x, int n) {
+  VecX<B> v(n);
+  for (int k = 0; k < n; ++k) v(k) = B(x[k]);
+  return v;
+}
+ojson json_rows(const std::vector<double>& flat, int n) {
+  ojson rows = ojson::array();
+  for (int i = 0; i < n; ++i) rows.push_back(std::vector<double>(flat.begin() + i * n, flat.begin() + (i + 1) * n));
+  return rows;
+}
+
+std::vector<Num> exact(const std::vector<double>& v) {
+  std::vector<Num> out;
+  for (double x : v) out.push_back(Num::exact(x));
+  return out;
+}
+
+EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_file) const {
+  const std::string why = unsupported(f);
+  if (!why.empty()) throw EngineError("unsupported model: " + why);
+  const Model<B> m = build_model<B>(f.model);
+  const std::string xml = mujoco_mjcf(f.model);
+  mjModel* mm = load_mjcf(xml);
+  mjData* d = mj_makeData(mm);
+  struct Guard {
+    mjModel* m;
+    mjData* d;
+    ~Guard() { mj_deleteData(d); mj_deleteModel(m); }
+  } guard{mm, d};
+  if (mm->nv != m.nv || mm->nq != m.nq)
+    throw EngineError("MuJoCo's model has nq " + std::to_string(mm->nq) + ", nv " + std::to_string(mm->nv) +
+                      "; rbdref's has nq " + std::to_string(m.nq) + ", nv " + std::to_string(m.nv));
+
+  // DoF and qpos addresses of each rbdref joint's first MuJoCo joint.
+  std::vector<int> mj_dof(m.NB), mj_qpos(m.NB);
+  for (int i = 0; i < m.NB; ++i) {
+    const int j = mj_name2id(mm, mjOBJ_JOINT, mj_joint_names(m, i)[0].c_str());
+    if (j < 0) throw EngineError("MuJoCo's model lacks joint '" + mj_joint_names(m, i)[0] + "'");
+    mj_dof[i] = mm->jnt_dofadr[j];
+    mj_qpos[i] = mm->jnt_qposadr[j];
+  }
+
+  EngineOutput out;
+  out.engine = name();
+  out.engine_version = version();
+  out.scalar = "double";
+  out.import_path = "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits)";
+  out.model_name = f.model.name;
+  out.model_sha256 = f.model_sha256;
+  out.fixture_file = fixture_file;
+  out.dofs = f.dofs;
+  out.conventions = {
+      {"name", "mujoco"},
+      {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
+      {"free_joint_qvel", "vx vy vz (velocity of the body origin, world coordinates), wx wy wz (body coordinates)"},
+      {"ball_joint_qvel", "angular velocity, body coordinates"},
+      {"dof_order", "MuJoCo's depth-first body order"},
+      {"C", "qfrc_bias"},
+      {"H", "mj_fullM(qM)"},
+      {"tau", "qfrc_inverse from mj_inverse at qacc"},
+      {"qdd", "qacc from mj_forward with qfrc_applied = tau, constraints and passive forces disabled"},
+      {"factor", "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1"},
+      {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"}};
+  out.model_echo = json::parse(model_echo(mm, m).dump());
+  const int nv = m.nv;
+
+  for (const Sample& s : f.samples) {
+    EngineSample es;
+    es.id = s.id;
+    es.q = exact(s.q);
+    es.qd = exact(s.qd);
+    es.qdd = exact(s.qdd);
+    es.tau = exact(s.tau);
+    const MujocoMap map = mujoco_map(f.model, mj_dof, s.q, s.qd);
+
+    mj_resetData(mm, d);
+    set_qpos(m, mj_qpos, s.q, d->qpos);
+    const VecX<B> qd = VecX<B>(Eigen::Map<const VecX<double>>(s.qd.data(), nv).cast<B>());
+    const VecX<B> qdd = VecX<B>(Eigen::Map<const VecX<double>>(s.qdd.data(), nv).cast<B>());
+    const VecX<B> tau = VecX<B>(Eigen::Map<const VecX<double>>(s.tau.data(), nv).cast<B>());
+    const std::vector<double> qvel = to_doubles(VecX<B>(map.J * qd));
+    const std::vector<double> qfrc = to_doubles(VecX<B>(map.J * tau));
+    const std::vector<double> qacc_in = to_doubles(VecX<B>(map.J * qdd + map.Jdot_v));
+
+    // Forward dynamics: qacc at qfrc_applied = J tau; M, bias and the factor come with it.
+    for (int k = 0; k < nv; ++k) {
+      d->qvel[k] = qvel[k];
+      d->qfrc_applied[k] = qfrc[k];
+    }
+    mj_forward(mm, d);
+    std::vector<double> M(static_cast<size_t>(nv) * nv);
+    mj_fullM(mm, M.data(), d->qM);
+    const std::vector<double> bias(d->qfrc_bias, d->qfrc_bias + nv), qacc(d->qacc, d->qacc + nv);
+    // qLD: row i at dof_Madr[i], D_i first, then L(i, j) for the ancestors j = dof_parentid chain.
+    MatX<B> L = MatX<B>::Identity(nv, nv);
+    VecX<B> D(nv);
+    std::vector<double> qLD_L(static_cast<size_t>(nv) * nv, 0.0), qLD_D(nv);
+    for (int i = 0; i < nv; ++i) {
+      int adr = mm->dof_Madr[i];
+      D(i) = B(d->qLD[adr]);
+      qLD_D[i] = d->qLD[adr];
+      qLD_L[i * nv + i] = 1;
+      for (int j = mm->dof_parentid[i]; j >= 0; j = mm->dof_parentid[j]) {
+        ++adr;
+        L(i, j) = B(d->qLD[adr]);
+        qLD_L[i * nv + j] = d->qLD[adr];
+      }
+    }
+
+    es.raw["note"] = "values in MuJoCo's conventions and DoF order, before conversion";
+    es.raw["qvel"] = qvel;
+    es.raw["qfrc_applied"] = qfrc;
+    es.raw["qacc_in"] = qacc_in;
+    es.raw["H"] = json_rows(M, nv);
+    es.raw["qfrc_bias"] = bias;
+    es.raw["qacc"] = qacc;
+    es.raw["qLD_L"] = json_rows(qLD_L, nv);
+    es.raw["qLD_D"] = qLD_D;
+    out.samples.push_back(std::move(es));
+
+    // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), qdd = Jᵀ (qdd' − J̇v).
+    const MatX<B> Hp = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M.data(), nv, nv).cast<B>();
+    const MatX<B> Jt = map.J.transpose();
+    EngineSample& e = out.samples.back();
+    e.values["H"] = num_mat(MatX<B>(Jt * Hp * map.J));
+    e.values["C"] = num_vec(VecX<B>(Jt * (vec_of(bias.data(), nv) + Hp * map.Jdot_v)));
+    e.values["qdd"] = num_vec(VecX<B>(Jt * (vec_of(qacc.data(), nv) - map.Jdot_v)));
+    if (map.identity) {
+      e.values["L"] = num_mat(L);
+      e.values["D"] = num_vec(D);
+    }
+  }
+
+  // Inverse dynamics, a second pass per sample (mj_inverse needs qpos, qvel and qacc).
+  for (size_t k = 0; k < f.samples.size(); ++k) {
+    const Sample& s = f.samples[k];
+    EngineSample& e = out.samples[k];
+    mj_resetData(mm, d);
+    set_qpos(m, mj_qpos, s.q, d->qpos);
+    const std::vector<double> qvel = e.raw["qvel"].get<std::vector<double>>();
+    const std::vector<double> qacc_in = e.raw["qacc_in"].get<std::vector<double>>();
+    for (int c = 0; c < nv; ++c) {
+      d->qvel[c] = qvel[c];
+      d->qacc[c] = qacc_in[c];
+    }
+    mj_inverse(mm, d);
+    const std::vector<double> finv(d->qfrc_inverse, d->qfrc_inverse + nv);
+    e.raw["qpos"] = std::vector<double>(d->qpos, d->qpos + mm->nq);
+    e.raw["qfrc_inverse"] = finv;
+    const MujocoMap map = mujoco_map(f.model, mj_dof, s.q, s.qd);
+    e.values["tau"] = num_vec(VecX<B>(map.J.transpose() * vec_of(finv.data(), nv)));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string mujoco_mjcf(const ModelDesc& desc) {
+  const Model<B> m = build_model<B>(desc);
+  std::vector<std::vector<int>> children(m.NB);
+  std::vector<int> roots;
+  for (int i = 0; i < m.NB; ++i) (m.parent[i] < 0 ? roots : children[m.parent[i]]).push_back(i);
+  std::ostringstream x;
+  x << "<mujoco model=\"" << (desc.name.empty() ? "rbdref" : desc.name) << "\">\n"
+    << "  <!-- written by rbdref from its canonical model: see engines/mujoco/mujoco_adapter.hpp -->\n"
+    << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
+       " boundinertia=\"0\" fusestatic=\"false\"/>\n"
+    << "  <option gravity=\"" << dec3(m.gravity) << "\">\n"
+    << "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n"
+    << "  </option>\n"
+    << "  <worldbody>\n";
+  for (int r : roots) write_body(x, m, children, r, 2);
+  x << "  </worldbody>\n</mujoco>\n";
+  return x.str();
+}
+
+MujocoMap mujoco_map(const ModelDesc& desc, const std::vector<int>& mj_dof, const std::vector<double>& q,
+                     const std::vector<double>& qd) {
+  const Model<B> m = build_model<B>(desc);
+  MujocoMap map;
+  map.J = MatX<B>::Zero(m.nv, m.nv);
+  map.Jdot_v = VecX<B>::Zero(m.nv);
+  for (int i = 0; i < m.NB; ++i) {
+    const int c = m.iv[i], r = mj_dof[i];
+    if (m.joint[i].type == JointType::Free) {
+      // v' = [R v; ω]: rows r..r+2 take R times canonical (c+3..c+5); rows r+3..r+5 take ω (c..c+2).
+      Vec3<B> p_w;
+      Mat3<B> R_w;
+      free_world_pose(m, i, q.data() + m.iq[i], p_w, R_w);
+      map.J.block(r, c + 3, 3, 3) = R_w;
+      map.J.block(r + 3, c, 3, 3) = Mat3<B>::Identity();
+      const Vec3<B> w{B{qd[c]}, B{qd[c + 1]}, B{qd[c + 2]}}, v{B{qd[c + 3]}, B{qd[c + 4]}, B{qd[c + 5]}};
+      map.Jdot_v.segment(r, 3) = R_w * w.cross(v);
+      map.identity = false;
+    } else {
+      for (int k = 0; k < m.nvi[i]; ++k) {
+        map.J(r + k, c + k) = B(1);
+        if (r + k != c + k) map.identity = false;
+      }
+    }
+  }
+  return map;
+}
+
+std::unique_ptr<EngineAdapter> make_mujoco_adapter() { return std::make_unique<MujocoAdapter>(); }
+
+}  // namespace rbd

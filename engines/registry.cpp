@@ -1,0 +1,18 @@
+// The adapters compiled into this build (engines/CMakeLists.txt decides from the packages found).
+#include "engines/adapter.hpp"
+
+#ifdef RBDREF_HAVE_MUJOCO
+#include "engines/mujoco/mujoco_adapter.hpp"
+#endif
+
+namespace rbd {
+
+std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
+  std::vector<std::unique_ptr<EngineAdapter>> out;
+#ifdef RBDREF_HAVE_MUJOCO
+  out.push_back(make_mujoco_adapter());
+#endif
+  return out;
+}
+
+}  // namespace rbd
