@@ -97,6 +97,29 @@ std::string fmt_digits(double d) {
   return b;
 }
 
+// What most likely makes an engine differ, from the echo and the size of the errors:
+//   the echo differs                        → model import (the engine computes with another model)
+//   some quantity has < 3 digits            → convention or model semantics (frame, sign, order,
+//                                             joint definition: errors as large as the values)
+//   within 3 digits but outside tolerance   → numerical (model and conventions agree; digits lost)
+std::string diagnosis(const Report& r) {
+  if (r.model_echo.is_object() && r.model_echo.value("status", "") == "differs")
+    return "model import: the engine's model differs from the fixture's (see model_echo)";
+  for (const QuantityScore& q : r.quantities)
+    if (q.samples > 0 && q.min_digits < 3)
+      return "convention or model semantics: " + q.quantity + " is wrong in its leading digits (" +
+             fmt_digits(q.min_digits) + " digits; sample " + q.worst_sample + ")";
+  if (!r.passed) {
+    std::string worst;
+    for (const QuantityScore& q : r.quantities)
+      if (!q.passed) worst += (worst.empty() ? "" : ", ") + q.quantity + " " + fmt_digits(q.min_digits) + " digits";
+    for (const SampleCheck& c : r.checks)
+      if (!c.result.passed) { worst += (worst.empty() ? "" : ", ") + c.result.name + " fails"; break; }
+    return "numerical: model import and conventions agree, the engine loses digits (" + worst + ")";
+  }
+  return "none";
+}
+
 int run_audit(const AuditOptions& o) {
   const std::string models_dir = o.data + "/models", golden_dir = o.data + "/golden";
   std::vector<ManifestEntry> manifest = read_manifest(models_dir + "/manifest.json");
@@ -199,7 +222,7 @@ int run_audit(const AuditOptions& o) {
       std::cerr << (r.passed ? "ok" : "DISCREPANCIES") << "\n";
       all_ok = all_ok && r.passed;
       runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", r.passed ? "passed" : "failed"},
-                      {"fixture", fixture_file}, {"engine_output", base + ".engine.json"}, {"report", base + ".report.json"}});
+                      {"diagnosis", diagnosis(r)}, {"fixture", fixture_file}, {"engine_output", base + ".engine.json"}, {"report", base + ".report.json"}});
       reports.push_back(std::move(r));
     }
   }
@@ -241,6 +264,9 @@ int run_audit(const AuditOptions& o) {
     t << line;
   }
   t << "(cells: the smallest LRE digits over the samples, capped at the certified digits; '!' = outside tolerance)\n";
+  for (const ojson& run : runs)
+    if (run.value("status", "") == "failed")
+      t << run["engine"].get<std::string>() << " × " << run["model"].get<std::string>() << ": " << run["diagnosis"].get<std::string>() << "\n";
 
   ojson audit;
   audit["format"] = "rbdref.audit";

@@ -21,6 +21,8 @@ struct KdlCase {
   const char* tip;
 };
 
+void PrintTo(const KdlCase& c, std::ostream* os) { *os << c.file; }
+
 class KdlCrossCheck : public ::testing::TestWithParam<KdlCase> {};
 
 TEST_P(KdlCrossCheck, InverseDynamicsAndMassMatrixAgreeWithKdl) {

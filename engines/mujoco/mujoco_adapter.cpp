@@ -326,6 +326,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       {"qdd", "qacc from mj_forward with qfrc_applied = tau, constraints and passive forces disabled"},
       {"factor", "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1"},
       {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"}};
+  out.conventions["mujoco_dof_of_joint"] = mj_dof;  // MuJoCo DoF address of each rbdref joint's first DoF
   out.model_echo = json::parse(model_echo(mm, m).dump());
   const int nv = m.nv;
 

@@ -1,0 +1,66 @@
+// rbdref check ENGINE_OUTPUT [--report R.json]
+//
+// The reference-free checks of an engine's own numbers (reports/compare.hpp, check_engine_output):
+// H symmetric as the engine produced it, H positive-definite, H qdd + C = tau both ways, LᵀDL = H;
+// residuals in extended precision, tolerances k ε(engine). No fixture is needed. Prints one line
+// per check kind (samples, failures, worst sample, residual, tolerance); --report writes an
+// rbdref.report document with `fixture: null` and no quantities.
+// Exit status: 0 every check passes, 1 a check fails or the engine failed on a sample, 2 bad input
+// (nothing is written).
+#include "cli/commands.hpp"
+#include "reports/compare.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace rbd::cli {
+
+namespace {
+
+struct CheckOptions {
+  std::string engine_output, report;
+};
+
+int run_check(const CheckOptions& o) {
+  const EngineOutput e = read_engine_output_file(o.engine_output);
+  Report r;
+  r.engine = e.engine;
+  r.engine_version = e.engine_version;
+  r.scalar = e.scalar;
+  r.import_path = e.import_path;
+  r.model_name = e.model_name;
+  r.model_sha256 = e.model_sha256;
+  r.engine_file = o.engine_output;
+  r.epsilon = e.epsilon(o.engine_output);
+  r.engine_conventions = e.conventions;
+  r.model_echo = e.model_echo;
+  r.checks = check_engine_output(e, o.engine_output);
+  // An engine that failed on a sample fails the check run, as it fails a comparison.
+  for (const EngineSample& s : e.samples)
+    if (!s.error.empty()) {
+      r.notes.push_back("sample " + s.id + ": the engine failed: " + s.error + " (not checked)");
+      r.sample_failures.push_back(r.notes.back());
+    }
+  r.passed = r.sample_failures.empty();
+  for (const SampleCheck& c : r.checks) r.passed = r.passed && c.result.passed;
+
+  if (!o.report.empty()) write_file_atomic(o.report, report_to_json(r).dump(2) + "\n");
+  std::cout << "rbdref check: " << e.engine << " " << e.engine_version << " (" << e.scalar << ") on " << e.model_name << ", "
+            << e.samples.size() << " samples\n"
+            << checks_summary(r.checks);
+  for (const std::string& n : r.notes) std::cout << "note: " << n << "\n";
+  std::cout << (r.passed ? "PASSED" : "FAILED") << "\n";
+  return r.passed ? 0 : 1;
+}
+
+}  // namespace
+
+Run add_check(CLI::App& app) {
+  auto o = std::make_shared<CheckOptions>();
+  CLI::App* sub = app.add_subcommand("check", "Reference-free checks of an engine output's own numbers");
+  sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
+  sub->add_option("--report", o->report, "Write the JSON report here (atomically)");
+  return [o] { return run_check(*o); };
+}
+
+}  // namespace rbd::cli

@@ -1,0 +1,315 @@
+// Scores an engine output against a fixture (reports/compare.hpp). Every difference is taken in
+// MPFR wide enough for the reference's digits: the reference's decimal strings are read at that
+// precision, the engine's numbers (exact binary doubles, or decimal text) likewise, so the
+// measured error is the engine's, not a rounding of either side. Doubles hold only the final
+// errors that are reported.
+#include "reports/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace rbd {
+
+namespace {
+
+std::string fmt(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+// "1e3" for a power of ten, else the shortest %g form ("2.5e+03").
+std::string fmt_k(double k) {
+  if (k > 0) {
+    const double e = std::round(std::log10(k));
+    if (std::pow(10.0, e) == k) return "1e" + fmt("%.0f", e);
+  }
+  return fmt("%g", k);
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + v[k];
+  return s;
+}
+
+// κ₂(H) of a fixture sample: a decimal string, or "inf" (H not positive-definite).
+double parse_kappa(const std::string& text) {
+  if (!is_decimal(text)) return std::numeric_limits<double>::infinity();
+  return std::strtod(text.c_str(), nullptr);
+}
+
+// The entry (row, col) of flat index k of a quantity with `cols` columns (0 for a vector).
+void entry_of(int k, int cols, int& row, int& col) {
+  row = cols > 0 ? k / cols : k;
+  col = cols > 0 ? k % cols : 0;
+}
+
+bool is_matrix(const std::string& quantity) { return quantity == "H" || quantity == "L"; }
+
+// Decimal digits of the engine's scalar: -log10 ε rounded up.
+int engine_digits(double epsilon) { return static_cast<int>(std::ceil(-std::log10(epsilon))); }
+
+}  // namespace
+
+// ---- tolerances --------------------------------------------------------------------------------
+
+Tolerances Tolerances::defaults(double epsilon) {
+  Tolerances t;
+  t.epsilon = epsilon;
+  // k: headroom for sums over tens of bodies (H, qdd: 1e3; C, tau, L, D: 1e4, their entries are
+  // differences of larger terms). A convention bug misses by many orders of magnitude.
+  t.k = {{"H", 1e3}, {"C", 1e4}, {"tau", 1e4}, {"qdd", 1e3}, {"L", 1e4}, {"D", 1e4}};
+  return t;
+}
+
+double Tolerances::tolerance(const std::string& quantity, double kappa) const {
+  if (auto o = overrides.find(quantity); o != overrides.end()) return o->second;
+  const auto it = k.find(quantity);
+  const double kq = it != k.end() ? it->second : 1e4;
+  // Forward dynamics is a linear solve: its forward error is bounded by κ(H) ε (backward stable
+  // algorithm); the factors of H by κ(H)^(1/2) ε. H, C, tau are products and sums: ε.
+  if (quantity == "qdd") return kq * epsilon * kappa;
+  if (quantity == "L" || quantity == "D") return kq * epsilon * std::sqrt(kappa);
+  return kq * epsilon;
+}
+
+std::string Tolerances::rule(const std::string& quantity) const {
+  if (auto o = overrides.find(quantity); o != overrides.end()) return "override " + fmt("%g", o->second);
+  const auto it = k.find(quantity);
+  const std::string kq = fmt_k(it != k.end() ? it->second : 1e4);
+  if (quantity == "qdd") return kq + " ε κ(H)";
+  if (quantity == "L" || quantity == "D") return kq + " ε κ(H)^½";
+  return kq + " ε";
+}
+
+void add_tolerance_override(Tolerances& tol, const std::string& spec) {
+  const size_t eq = spec.find('=');
+  const std::string q = eq == std::string::npos ? spec : spec.substr(0, eq);
+  const std::vector<std::string>& known = engine_quantities();
+  if (eq == std::string::npos || std::find(known.begin(), known.end(), q) == known.end())
+    throw InputError("--tol", "", "expected QUANTITY=REL with QUANTITY one of " + join(known) + ", got '" + spec + "'");
+  const std::string v = spec.substr(eq + 1);
+  const double rel = is_decimal(v) ? std::strtod(v.c_str(), nullptr) : 0.0;
+  if (!is_decimal(v) || !(rel > 0) || !std::isfinite(rel))
+    throw InputError("--tol", q, "expected a positive relative tolerance such as 1e-9, got '" + v + "'");
+  tol.overrides[q] = rel;
+}
+
+// ---- comparison --------------------------------------------------------------------------------
+
+namespace {
+
+// Checks that the engine output can be scored against the fixture at all; InputError otherwise.
+// Runs before any scoring, so that a bad input produces no partial report.
+void validate(const Fixture& f, const std::string& fixture_file, const EngineOutput& e, const std::string& engine_file) {
+  if (e.model_sha256 != f.model_sha256)
+    throw InputError(engine_file, "model.sha256",
+                     "\"" + e.model_sha256 + "\" does not match the fixture's " + f.model_sha256 + " (" + fixture_file +
+                         "): the engine ran another model, or a model edited after the fixture was made");
+  if (e.dofs != f.dofs)
+    throw InputError(engine_file, "dofs",
+                     "expected the fixture's dofs [" + join(f.dofs) + "] (" + fixture_file + "), got [" + join(e.dofs) + "]");
+  const size_t nv = f.dofs.size(), nq = f.q_coordinates.size();
+  for (size_t k = 0; k < e.samples.size(); ++k) {
+    const EngineSample& s = e.samples[k];
+    const std::string path = "samples[" + std::to_string(k) + "]";
+    if (!f.find(s.id))
+      throw InputError(engine_file, path + ".id",
+                       "'" + s.id + "' is not a sample of the fixture " + fixture_file + " (it has " + f.samples.front().id +
+                           " .. " + f.samples.back().id + ")");
+    if (s.q.size() != nq)
+      throw InputError(engine_file, path + ".inputs.q",
+                       "expected nq = " + std::to_string(nq) + " numbers (the fixture's q_coordinates), got " +
+                           std::to_string(s.q.size()));
+    const std::pair<const char*, size_t> inputs[] = {{"qd", s.qd.size()}, {"qdd", s.qdd.size()}, {"tau", s.tau.size()}};
+    for (const auto& [name, n] : inputs)
+      if (n != nv)
+        throw InputError(engine_file, path + ".inputs." + name,
+                         "expected nv = " + std::to_string(nv) + " numbers, got " + std::to_string(n));
+    for (const auto& [name, m] : s.values) {
+      const bool mat = is_matrix(name);
+      const bool ok = mat ? (m.rows == static_cast<int>(nv) && m.cols == static_cast<int>(nv))
+                          : (m.cols == 0 && m.size() == static_cast<int>(nv));
+      if (!ok || m.size() != (mat ? m.rows * m.cols : m.rows))
+        throw InputError(engine_file, path + "." + name,
+                         mat ? "expected nv x nv = " + std::to_string(nv) + " x " + std::to_string(nv) + " (array of rows)"
+                             : "expected nv = " + std::to_string(nv) + " numbers");
+    }
+  }
+}
+
+// The inputs the engine says it ran against the fixture's: they must be the same state. Engine
+// adapters may renormalize a quaternion, so equal means within 1e-12 relative (max(1, |x|)).
+std::string input_mismatch(const EngineSample& es, const Sample& fs) {
+  const std::pair<const char*, std::pair<const std::vector<Num>*, const std::vector<double>*>> inputs[] = {
+      {"q", {&es.q, &fs.q}}, {"qd", {&es.qd, &fs.qd}}, {"qdd", {&es.qdd, &fs.qdd}}, {"tau", {&es.tau, &fs.tau}}};
+  for (const auto& [name, vs] : inputs) {
+    const std::vector<Num>& x = *vs.first;
+    const std::vector<double>& y = *vs.second;
+    for (size_t k = 0; k < x.size() && k < y.size(); ++k) {
+      const double xv = x[k].as<double>();
+      if (std::abs(xv - y[k]) > 1e-12 * std::max(1.0, std::abs(y[k])))
+        return std::string("inputs.") + name + "[" + std::to_string(k) + "] is " + x[k].str() + ", the fixture's is " +
+               Num::exact(y[k]).str();
+    }
+  }
+  return "";
+}
+
+// Score of one quantity of one sample, in MPFR at the current default precision:
+//   abs_err = max_k |x_k - c_k|, scale = max_k |c_k| (1 when c = 0), rel_err = abs_err / scale,
+//   digits = min(cap, max(0, -log10 rel_err)), cap when x = c exactly.
+SampleScore score(const std::string& sample, const Quantity& ref, const NumMatrix& eng, double tolerance) {
+  using std::abs;
+  using std::log10;
+  SampleScore sc;
+  sc.sample = sample;
+  sc.quantity = ref.name;
+  mpfr worst(0), scale(0);
+  int kworst = 0;
+  for (int k = 0; k < static_cast<int>(ref.values.size()); ++k) {
+    const mpfr c = from_decimal<mpfr>(ref.values[k]);
+    const mpfr x = eng.v[k].as<mpfr>();
+    // |x_k - c_k|, exact up to the MPFR precision (both sides are read without rounding to double)
+    const mpfr d = abs(mpfr(x - c));
+    if (d > worst) {
+      worst = d;
+      kworst = k;
+    }
+    if (abs(c) > scale) scale = abs(c);
+  }
+  // Absolute floor: a quantity whose reference is exactly zero is scored by its absolute error.
+  if (scale == 0) scale = mpfr(1);
+  const mpfr rel = worst / scale;
+  sc.abs_err = static_cast<double>(worst);
+  sc.scale = static_cast<double>(scale);
+  sc.rel_err = static_cast<double>(rel);
+  sc.cap = ref.normwise_digits;
+  if (worst == 0) {
+    sc.digits = sc.cap;
+  } else {
+    const double lre = static_cast<double>(-log10(rel));
+    sc.digits = std::max(0.0, std::min(lre, sc.cap));
+  }
+  // A reference certified to `cap` digits cannot judge an error below 10^-cap.
+  sc.tolerance = std::max(tolerance, std::pow(10.0, -sc.cap));
+  sc.passed = sc.rel_err <= sc.tolerance;
+  entry_of(kworst, ref.cols, sc.worst_row, sc.worst_col);
+  sc.reference = ref.values[kworst];
+  sc.engine = eng.v[kworst].str();
+  return sc;
+}
+
+// How far past (or short of) its tolerance a sample is: the worst sample maximizes this.
+double badness(const SampleScore& s) {
+  if (!(s.tolerance < std::numeric_limits<double>::infinity())) return 0;
+  return s.rel_err / s.tolerance;
+}
+
+}  // namespace
+
+Report compare(const Fixture& f, const std::string& fixture_file, const EngineOutput& e, const std::string& engine_file,
+               const Tolerances& tol) {
+  validate(f, fixture_file, e, engine_file);
+  Report r;
+  r.engine = e.engine;
+  r.engine_version = e.engine_version;
+  r.scalar = e.scalar;
+  r.import_path = e.import_path;
+  r.model_name = f.model.name;
+  r.model_sha256 = f.model_sha256;
+  r.fixture_file = fixture_file;
+  r.engine_file = engine_file;
+  r.fixture_precision = f.precision;
+  r.epsilon = tol.epsilon;
+  r.fixture_conventions = canonical_conventions(f.model);
+  r.engine_conventions = e.conventions;
+  r.model_echo = e.model_echo;
+  if (e.model_name != f.model.name)
+    r.notes.push_back("the engine output names the model '" + e.model_name + "', the fixture '" + f.model.name +
+                      "' (same hash: informational)");
+  if (r.model_echo.is_object() && r.model_echo.contains("differences") && r.model_echo["differences"].is_array())
+    for (const json& d : r.model_echo["differences"])
+      r.notes.push_back("model echo: " + (d.is_string() ? d.get<std::string>() : d.dump()));
+
+  // Wide enough for every digit of the reference and of the engine's numbers, with 20 to spare.
+  const int wide = std::max(f.digits, engine_digits(tol.epsilon)) + 20;
+  ScopedMpfrDigits guard(static_cast<unsigned>(std::max(wide, 50)));
+
+  std::map<std::string, QuantityScore> qs;
+  for (const std::string& name : engine_quantities()) {
+    qs[name].quantity = name;
+    qs[name].rule = tol.rule(name);
+  }
+  std::map<std::string, double> worst_badness;
+  for (const EngineSample& es : e.samples) {
+    const Sample& fs = *f.find(es.id);
+    if (!es.error.empty()) {
+      const std::string n = "sample " + es.id + ": the engine failed: " + es.error;
+      r.notes.push_back(n);
+      r.sample_failures.push_back(n);
+      continue;
+    }
+    if (const std::string m = input_mismatch(es, fs); !m.empty()) {
+      const std::string n = "sample " + es.id + ": " + m + ": the engine ran another state; its values are not scored";
+      r.notes.push_back(n);
+      r.sample_failures.push_back(n);
+      continue;
+    }
+    const double kappa = parse_kappa(fs.condition_number);
+    for (const std::string& name : engine_quantities()) {
+      const Quantity* ref = fs.ref.find(name);
+      const auto ev = es.values.find(name);
+      QuantityScore& q = qs[name];
+      if (!ref) {
+        if (ev != es.values.end())
+          r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference has none (" +
+                            (fs.ref.degeneracy.empty() ? "not computed" : fs.ref.degeneracy) + ")");
+        continue;
+      }
+      if (ev == es.values.end()) {
+        ++q.missing;
+        continue;
+      }
+      const SampleScore sc = score(es.id, *ref, ev->second, tol.tolerance(name, kappa));
+      // Aggregate: max errors, min digits, min cap; the worst sample by rel_err / tolerance.
+      if (q.samples == 0) {
+        q.min_digits = sc.digits;
+        q.cap = sc.cap;
+      }
+      ++q.samples;
+      q.max_abs_err = std::max(q.max_abs_err, sc.abs_err);
+      q.max_rel_err = std::max(q.max_rel_err, sc.rel_err);
+      q.min_digits = std::min(q.min_digits, sc.digits);
+      q.cap = std::min(q.cap, sc.cap);
+      const double b = badness(sc);
+      if (q.samples == 1 || b > worst_badness[name]) {
+        worst_badness[name] = b;
+        q.worst_sample = sc.sample;
+        q.worst_row = sc.worst_row;
+        q.worst_col = sc.worst_col;
+        q.tolerance = sc.tolerance;
+      }
+      q.passed = q.passed && sc.passed;
+      r.samples.push_back(sc);
+    }
+  }
+  for (const std::string& name : engine_quantities()) {
+    const QuantityScore& q = qs[name];
+    if (q.samples == 0 && q.missing == 0) continue;
+    if (q.samples == 0) r.notes.push_back(name + ": absent from every engine sample, not compared");
+    r.quantities.push_back(q);
+  }
+
+  r.checks = check_engine_output(e, engine_file);
+  r.passed = r.sample_failures.empty();
+  for (const QuantityScore& q : r.quantities) r.passed = r.passed && q.passed;
+  for (const SampleCheck& c : r.checks) r.passed = r.passed && c.result.passed;
+  return r;
+}
+
+}  // namespace rbd

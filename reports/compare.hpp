@@ -1,0 +1,115 @@
+// Comparison of an engine's output with a golden fixture, and the checks that need no reference.
+//
+// Score of one quantity x of one sample against the reference c (both as vectors of entries):
+//   abs_err = max_k |x_k - c_k|
+//   scale   = max_k |c_k|, or 1 (absolute error, in the quantity's units) when c = 0: the floor
+//   rel_err = abs_err / scale
+//   digits  = LRE = -log10(rel_err), capped at the reference's norm-wise certified digits of that
+//             quantity in that sample; an exact match scores the cap
+// The quantity's score over the samples: max rel_err and min digits over the samples, and the worst
+// sample, the one with the largest rel_err / tolerance (for H, C, tau, whose tolerance is the same
+// in every sample, the largest rel_err; for qdd, L, D a failing sample with a small κ(H) must not
+// hide behind a passing near-singular one), with its sample id and the entry (row, col) where
+// |x - c| is largest. Comparisons run in MPFR wide enough for the reference's digits.
+//
+// Tolerance (pass when rel_err ≤ tolerance), from the engine's precision class ε (its scalar):
+//   H, C, tau: k ε;  qdd: k ε κ₂(H) (forward dynamics loses log10 κ digits legitimately);
+//   L, D: k ε κ₂(H)^(1/2)
+// with k = 1e3 for H, 1e4 for C and tau, 1e3 for qdd, 1e4 for L and D (headroom for sums over
+// tens of bodies; a convention bug misses by many orders). Per-quantity overrides replace the
+// tolerance by an explicit relative error (`--tol qdd=1e-9`). A reference certified to only `cap`
+// digits cannot judge an error below 10^-cap: the tolerance used is max(rule, 10^-cap).
+#pragma once
+
+#include "checks/check_result.hpp"
+#include "fixtures/engine_output.hpp"
+#include "fixtures/fixture.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rbd {
+
+struct Tolerances {
+  double epsilon = 0;                        // of the engine's scalar
+  std::map<std::string, double> k;           // per quantity
+  std::map<std::string, double> overrides;   // per quantity: explicit relative tolerance
+  static Tolerances defaults(double epsilon);
+  double tolerance(const std::string& quantity, double kappa) const;
+  std::string rule(const std::string& quantity) const;  // "1e3 ε κ(H)" or "override 1e-9"
+};
+
+// Adds an override "Q=REL" (the form of `--tol`): Q one of engine_quantities(), REL a positive
+// finite number. InputError naming "--tol" otherwise.
+void add_tolerance_override(Tolerances& tol, const std::string& spec);
+
+struct SampleScore {
+  std::string sample, quantity;
+  double abs_err = 0, rel_err = 0, scale = 0, digits = 0, cap = 0, tolerance = 0;
+  int worst_row = 0, worst_col = 0;  // col 0 for vectors
+  std::string reference, engine;     // the worst entry's two values
+  bool passed = false;
+};
+
+struct QuantityScore {
+  std::string quantity;
+  int samples = 0, missing = 0;      // compared, and absent from the engine output
+  double max_abs_err = 0, max_rel_err = 0, min_digits = 0, cap = 0, tolerance = 0;
+  std::string worst_sample;
+  int worst_row = 0, worst_col = 0;
+  std::string rule;
+  bool passed = true;
+};
+
+// One check on one sample of the engine's own numbers (rbdref check).
+struct SampleCheck {
+  std::string sample;
+  CheckResult result;
+};
+
+struct Report {
+  std::string engine, engine_version, scalar, import_path, model_name, model_sha256, fixture_file, engine_file;
+  json fixture_conventions, engine_conventions, model_echo;
+  std::vector<QuantityScore> quantities;
+  std::vector<SampleScore> samples;
+  std::vector<SampleCheck> checks;
+  std::string fixture_precision;     // precision of the reference values, e.g. "bin50"
+  double epsilon = 0;                // of the engine's scalar
+  std::vector<std::string> notes;    // e.g. samples the engine failed on, echo differences
+  std::vector<std::string> sample_failures;  // the notes that fail the report: an engine error on a
+                                             // sample, inputs that differ from the fixture's
+  bool passed = true;                // every quantity and every check within tolerance, no sample failure
+};
+
+// Scores e against f. Throws InputError (naming engine_file) when the model hashes differ, a
+// sample id is unknown, or the dofs differ from the fixture's.
+Report compare(const Fixture& f, const std::string& fixture_file, const EngineOutput& e, const std::string& engine_file,
+               const Tolerances& tol);
+
+// The reference-free checks on every sample of an engine output, in extended precision (bin50),
+// with tolerance k ε(engine):
+//   H.symmetric_raw        max|H - Hᵀ| / max|H| of the raw H when the engine output keeps one
+//                          (raw.H), else of H; before anything symmetrizes           k = 10
+//   H.positive_definite    smallest eigenvalue of the symmetric part of H > 0 (detail gives λmin)
+//   equation_of_motion.fd  ‖H qdd_engine + C - tau_input‖ / (‖H‖ |qdd| + |C| + |tau|)  k = 1e3 κ(H)
+//   equation_of_motion.id  ‖H qdd_input + C - tau_engine‖ / (same scale)              k = 1e3
+//   ltdl.reconstructs      |Lᵀ D L - H| / |H| when L and D are present                 k = 1e3
+// Samples whose `error` is set are skipped; a check whose inputs the sample lacks is not run. The
+// extended precision is bin50, or MPFR 20 digits wider than the engine's scalar when that is wider
+// than 30 digits. `file` names the engine output in errors (an unknown scalar).
+std::vector<SampleCheck> check_engine_output(const EngineOutput& e);
+std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file);
+
+nlohmann::ordered_json report_to_json(const Report& r);
+// JUnit XML for CI dashboards: one <testsuite> per report (engine × model), one <testcase> per
+// quantity (classname "rbdref.<engine>.<model>", name the quantity) and one per check kind; a
+// <failure> with the worst sample, entry, error and tolerance when it fails.
+std::string reports_to_junit(const std::vector<Report>& reports);
+
+// Human summaries for the terminal: one line per quantity (samples, min digits, cap, worst
+// sample/entry, rel err, tolerance, status) then one per check kind; and the check lines alone.
+std::string report_summary(const Report& r);
+std::string checks_summary(const std::vector<SampleCheck>& checks);
+
+}  // namespace rbd

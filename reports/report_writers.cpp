@@ -1,0 +1,223 @@
+// Writers of a comparison report: JSON (format "rbdref.report" version 1, docs/reports.md), JUnit
+// XML for CI dashboards, and the short tables the commands print.
+#include "reports/compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace rbd {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string fmt(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+// A double for a table: "0" for zero, "inf" / "nan" spelled out, else 2 significant digits.
+std::string sci(double x) {
+  if (x == 0) return "0";
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return "inf";
+  return fmt("%.2g", x);
+}
+
+std::string entry(int row, int col, bool matrix) {
+  return matrix ? "(" + std::to_string(row) + "," + std::to_string(col) + ")" : "[" + std::to_string(row) + "]";
+}
+
+bool is_matrix(const std::string& quantity) { return quantity == "H" || quantity == "L"; }
+
+// Left-padded / right-padded to width w (UTF-8 aware enough for the ASCII used in tables).
+std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); }
+std::string rpad(const std::string& s, size_t w) { return s.size() >= w ? s + " " : std::string(w - s.size(), ' ') + s + " "; }
+
+// The checks of one kind over the samples: how many ran, how many failed, and the worst one (a
+// failing one first, then the largest residual / tolerance).
+struct CheckKind {
+  std::string name;
+  int samples = 0, failed = 0;
+  const SampleCheck* worst = nullptr;
+};
+
+double check_badness(const CheckResult& r) {
+  if (std::isnan(r.residual)) return std::numeric_limits<double>::infinity();
+  if (r.tolerance > 0) return r.residual / r.tolerance;
+  return r.residual > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
+std::vector<CheckKind> check_kinds(const std::vector<SampleCheck>& checks) {
+  std::vector<CheckKind> kinds;
+  for (const SampleCheck& c : checks) {
+    CheckKind* k = nullptr;
+    for (CheckKind& x : kinds)
+      if (x.name == c.result.name) k = &x;
+    if (!k) {
+      kinds.push_back({c.result.name});
+      k = &kinds.back();
+    }
+    ++k->samples;
+    if (!c.result.passed) ++k->failed;
+    const bool worse = !k->worst || (k->worst->result.passed && !c.result.passed) ||
+                       (k->worst->result.passed == c.result.passed && check_badness(c.result) > check_badness(k->worst->result));
+    if (worse) k->worst = &c;
+  }
+  return kinds;
+}
+
+// XML 1.0 text: the five special characters escaped, control characters other than tab, newline
+// and carriage return (not allowed in XML 1.0) replaced by '?'.
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') out += '?';
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+std::string quantity_failure(const Report& r, const QuantityScore& q) {
+  std::string m = q.quantity + ": worst sample " + q.worst_sample + " entry " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity));
+  for (const SampleScore& s : r.samples)
+    if (s.sample == q.worst_sample && s.quantity == q.quantity)
+      m += ": rel err " + fmt("%.3g", s.rel_err) + " > tolerance " + fmt("%.3g", s.tolerance) + " (" + fmt("%.1f", s.digits) +
+           " digits of " + fmt("%.0f", s.cap) + "; reference " + s.reference + ", engine " + s.engine + ")";
+  return m + "; rule " + q.rule;
+}
+
+}  // namespace
+
+ojson report_to_json(const Report& r) {
+  ojson doc;
+  doc["format"] = "rbdref.report";
+  doc["version"] = 1;
+  doc["generator"] = {{"rbdref_version", "0.1.0"}};
+  doc["engine"] = {{"name", r.engine}, {"version", r.engine_version}, {"scalar", r.scalar}, {"epsilon", r.epsilon},
+                   {"import_path", r.import_path}, {"file", r.engine_file}};
+  doc["model"] = {{"name", r.model_name}, {"sha256", r.model_sha256}};
+  doc["fixture"] = r.fixture_file.empty() ? ojson(nullptr)
+                                          : ojson({{"file", r.fixture_file}, {"precision", r.fixture_precision}});
+  doc["conventions"] = {{"fixture", ojson::parse(r.fixture_conventions.dump())},
+                        {"engine", ojson::parse(r.engine_conventions.dump())}};
+  doc["model_echo"] = ojson::parse(r.model_echo.dump());
+  ojson qs = ojson::array();
+  for (const QuantityScore& q : r.quantities)
+    qs.push_back({{"quantity", q.quantity}, {"samples", q.samples}, {"missing", q.missing}, {"min_digits", q.min_digits},
+                  {"cap", q.cap}, {"max_abs_err", q.max_abs_err}, {"max_rel_err", q.max_rel_err},
+                  {"worst", {{"sample", q.worst_sample}, {"entry", {q.worst_row, q.worst_col}}}},
+                  {"tolerance", q.tolerance}, {"rule", q.rule}, {"passed", q.passed}});
+  doc["quantities"] = qs;
+  ojson ss = ojson::array();
+  for (const SampleScore& s : r.samples)
+    ss.push_back({{"sample", s.sample}, {"quantity", s.quantity}, {"abs_err", s.abs_err}, {"rel_err", s.rel_err},
+                  {"scale", s.scale}, {"digits", s.digits}, {"cap", s.cap}, {"tolerance", s.tolerance},
+                  {"worst_entry", {s.worst_row, s.worst_col}}, {"reference", s.reference}, {"engine", s.engine},
+                  {"passed", s.passed}});
+  doc["samples"] = ss;
+  ojson cs = ojson::array();
+  for (const SampleCheck& c : r.checks)
+    cs.push_back({{"sample", c.sample}, {"name", c.result.name}, {"passed", c.result.passed},
+                  {"residual", c.result.residual}, {"tolerance", c.result.tolerance}, {"digits", c.result.digits()},
+                  {"detail", c.result.detail}});
+  doc["checks"] = cs;
+  doc["notes"] = r.notes;
+  doc["sample_failures"] = r.sample_failures;
+  doc["passed"] = r.passed;
+  return doc;
+}
+
+std::string reports_to_junit(const std::vector<Report>& reports) {
+  struct Case {
+    std::string name, failure, detail;
+  };
+  std::string suites;
+  int all_tests = 0, all_failures = 0;
+  for (const Report& r : reports) {
+    const std::string cls = "rbdref." + r.engine + "." + r.model_name;
+    std::vector<Case> cases;
+    // One testcase per quantity, one per check kind, and one for the samples themselves.
+    for (const QuantityScore& q : r.quantities)
+      cases.push_back({q.quantity, q.passed ? "" : quantity_failure(r, q),
+                       q.passed ? "" : std::to_string(q.samples) + " samples compared, " + std::to_string(q.missing) + " missing"});
+    for (const CheckKind& k : check_kinds(r.checks))
+      cases.push_back({k.name,
+                       k.failed == 0 ? ""
+                                     : k.name + ": " + std::to_string(k.failed) + " of " + std::to_string(k.samples) +
+                                           " samples fail; worst sample " + k.worst->sample + ": " + k.worst->result.message(),
+                       ""});
+    std::string sf;
+    for (const std::string& n : r.sample_failures) sf += n + "\n";
+    cases.push_back({"samples", r.sample_failures.empty() ? "" : std::to_string(r.sample_failures.size()) +
+                                                                   " engine samples failed or ran another state",
+                     sf});
+    int failures = 0;
+    std::string body;
+    for (const Case& c : cases) {
+      body += "    <testcase classname=\"" + xml_escape(cls) + "\" name=\"" + xml_escape(c.name) + "\" time=\"0\"";
+      if (c.failure.empty()) {
+        body += "/>\n";
+        continue;
+      }
+      ++failures;
+      body += ">\n      <failure type=\"discrepancy\" message=\"" + xml_escape(c.failure) + "\">" +
+              xml_escape(c.detail.empty() ? c.failure : c.detail) + "</failure>\n    </testcase>\n";
+    }
+    std::string notes;
+    for (const std::string& n : r.notes) notes += n + "\n";
+    suites += "  <testsuite name=\"" + xml_escape(cls) + "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" +
+              std::to_string(failures) + "\" errors=\"0\" skipped=\"0\" time=\"0\">\n" + body;
+    if (!notes.empty()) suites += "    <system-out>" + xml_escape(notes) + "</system-out>\n";
+    suites += "  </testsuite>\n";
+    all_tests += static_cast<int>(cases.size());
+    all_failures += failures;
+  }
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rbdref\" tests=\"" + std::to_string(all_tests) +
+         "\" failures=\"" + std::to_string(all_failures) + "\" errors=\"0\" time=\"0\">\n" + suites + "</testsuites>\n";
+}
+
+std::string checks_summary(const std::vector<SampleCheck>& checks) {
+  std::string s = pad("check", 24) + rpad("samples", 8) + rpad("failed", 7) + pad(" worst", 10) + rpad("residual", 10) +
+                  rpad("tolerance", 10) + "status\n";
+  for (const CheckKind& k : check_kinds(checks)) {
+    const CheckResult& w = k.worst->result;
+    s += pad(k.name, 24) + rpad(std::to_string(k.samples), 8) + rpad(std::to_string(k.failed), 7) + pad(" " + k.worst->sample, 10) +
+         rpad(sci(w.residual), 10) + rpad(sci(w.tolerance), 10) + (k.failed ? "FAIL" : "ok") + "\n";
+  }
+  if (checks.empty()) s += "(no checks: the output has no H)\n";
+  return s;
+}
+
+std::string report_summary(const Report& r) {
+  std::string s = "rbdref compare: " + r.engine + " " + r.engine_version + " (" + r.scalar + ", ε " + sci(r.epsilon) +
+                  ") against " + r.fixture_file + " (" + r.fixture_precision + "), model " + r.model_name + "\n";
+  s += pad("quantity", 10) + rpad("samples", 8) + rpad("missing", 8) + rpad("digits", 7) + rpad("cap", 4) + pad(" worst", 14) +
+       rpad("rel err", 9) + rpad("tolerance", 10) + "status\n";
+  for (const QuantityScore& q : r.quantities) {
+    const std::string worst = q.samples ? " " + q.worst_sample + " " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity)) : " -";
+    double rel = 0;
+    for (const SampleScore& x : r.samples)
+      if (x.sample == q.worst_sample && x.quantity == q.quantity) rel = x.rel_err;
+    s += pad(q.quantity, 10) + rpad(std::to_string(q.samples), 8) + rpad(std::to_string(q.missing), 8) +
+         rpad(q.samples ? fmt("%.1f", q.min_digits) : "-", 7) + rpad(q.samples ? fmt("%.0f", q.cap) : "-", 4) + pad(worst, 14) +
+         rpad(q.samples ? sci(rel) : "-", 9) + rpad(q.samples ? sci(q.tolerance) : "-", 10) +
+         (q.samples == 0 ? "not compared" : q.passed ? "ok" : "FAIL") + "   " + q.rule + "\n";
+  }
+  s += checks_summary(r.checks);
+  for (const std::string& n : r.notes) s += "note: " + n + "\n";
+  s += r.passed ? "PASSED\n" : "FAILED\n";
+  return s;
+}
+
+}  // namespace rbd

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerates the golden fixtures (fixtures/golden/<model>.fixture.json) of every bundled model in
+# fixtures/models/manifest.json (samples and seed from the manifest, bin50 certified at bin100),
+# then audits against them. Commit the regenerated files together with the model change.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+BUILD=${BUILD_DIR:-build}
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" -j "$(nproc)" --target rbdref
+"$BUILD/cli/rbdref" audit --update-golden --out "${OUT:-audit-out}" "$@" || [ $? -eq 1 ]

@@ -1,0 +1,251 @@
+// Fixture and engine-output formats: round trips, what make_fixture draws, and every kind of bad
+// input (exit status 2 through the real command, the file and field named, no file written).
+#include "fixtures/engine_output.hpp"
+#include "fixtures/fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
+
+// One small fixture for the whole file (3 samples of the double pendulum), made once.
+const Fixture& small_fixture() {
+  static const Fixture f = make_fixture(load_model(kData + "/models/double_pendulum.urdf"), 3, 11, *Precision::parse("bin50"));
+  return f;
+}
+
+TEST(Fixture, RoundTripKeepsEveryByte) {
+  const std::string text = fixture_to_json(small_fixture()).dump(1);
+  const Fixture back = read_fixture(json::parse(text), "mem");
+  EXPECT_EQ(fixture_to_json(back).dump(1), text);
+}
+
+TEST(Fixture, GoldenFixturesReadAndMatchTheirModels) {
+  for (const auto& entry : fs::directory_iterator(kData + "/golden")) {
+    const Fixture f = read_fixture_file(entry.path().string());  // throws on a hash mismatch
+    EXPECT_GE(f.samples.size(), 3u) << entry.path();
+    EXPECT_EQ(fixture_to_json(f).dump(1) + "\n", read_text_file(entry.path().string())) << entry.path();
+  }
+}
+
+// The samples exercise the model: a home, a near-singular and random states; inputs are the exact
+// doubles stated; outputs certified to at least 40 digits at bin50.
+TEST(Fixture, SamplesAreDrawnAsDocumentedAndCertified) {
+  const LoadedModel lm = load_model(kData + "/models/humanoid.json");
+  const Fixture f = make_fixture(lm, 4, 3, *Precision::parse("bin50"));
+  ASSERT_EQ(f.samples.size(), 4u);
+  EXPECT_EQ(f.samples[0].kind, "home");
+  EXPECT_EQ(f.samples[1].kind, "near_singular");
+  EXPECT_EQ(f.samples[2].kind, "random");
+  // Free base (q[0..3] its quaternion): identity at home, turned by nearly π when near-singular,
+  // a non-identity orientation and a non-zero base velocity in the random samples.
+  EXPECT_EQ(f.samples[0].q[0], 1.0);
+  EXPECT_LT(std::fabs(f.samples[1].q[0]), 1e-7);
+  for (int k = 2; k < 4; ++k) {
+    EXPECT_LT(std::fabs(f.samples[k].q[0]), 0.999);
+    double vb = 0;
+    for (int j = 0; j < 6; ++j) vb += std::fabs(f.samples[k].qd[j]);
+    EXPECT_GT(vb, 0.1);
+  }
+  for (const Sample& s : f.samples) {
+    EXPECT_TRUE(s.ref.positive_definite) << s.id;
+    for (const Quantity& q : s.ref.quantities)
+      if (q.name == "H" || q.name == "C" || q.name == "tau" || q.name == "qdd")
+        EXPECT_GE(q.normwise_digits, 40) << s.id << " " << q.name;
+  }
+  // Deterministic: the same generator gives the same file.
+  EXPECT_EQ(fixture_to_json(make_fixture(lm, 4, 3, *Precision::parse("bin50"))).dump(), fixture_to_json(f).dump());
+}
+
+TEST(EngineOutput, RoundTripKeepsEveryByte) {
+  EngineOutput e;
+  e.engine = "x";
+  e.engine_version = "1";
+  e.scalar = "double";
+  e.model_name = "m";
+  e.model_sha256 = "abc";
+  e.dofs = {"a", "b"};
+  EngineSample s;
+  s.id = "s000";
+  s.q = {Num::exact(0.1), Num::exact(0.2)};
+  s.qd = s.qdd = s.tau = s.q;
+  s.values["H"] = NumMatrix{2, 2, {Num::exact(1), Num::exact(0.5), Num::exact(0.5), Num::decimal("2.00000000000000000001")}};
+  s.values["C"] = NumMatrix{2, 0, {Num::exact(-3), Num::exact(1e-300)}};
+  s.raw = {{"H", {{1, 0.5}, {0.5, 2}}}};
+  e.samples.push_back(s);
+  const std::string text = engine_output_to_json(e).dump(1);
+  EXPECT_EQ(engine_output_to_json(read_engine_output(json::parse(text), "mem")).dump(1), text);
+}
+
+// ---- bad input through the command ---------------------------------------------------------
+
+class FixtureCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("rbdref_fx_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& n) const { return (dir_ / n).string(); }
+  std::string write(const std::string& n, const std::string& text) {
+    std::ofstream(path(n)) << text;
+    return path(n);
+  }
+  int run(const std::string& args, std::string* err = nullptr) {
+    const std::string cmd = std::string(RBDREF_CLI) + " " + args + " >" + path("out.txt") + " 2>" + path("err.txt");
+    const int st = std::system(cmd.c_str());
+    if (err) *err = read_text_file(path("err.txt"));
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  }
+  // A compare of a (possibly broken) fixture against a good engine output: exit 2, message names
+  // the file and field, no report written.
+  void expect_bad_fixture(const json& fx, const std::string& field) {
+    const std::string f = write("bad.fixture.json", fx.dump());
+    std::string err;
+    EXPECT_EQ(run("compare " + f + " " + engine_file() + " --report " + path("r.json"), &err), 2) << err;
+    EXPECT_NE(err.find(f), std::string::npos) << err;
+    EXPECT_NE(err.find(field), std::string::npos) << "field '" << field << "' not named: " << err;
+    EXPECT_FALSE(fs::exists(path("r.json")));
+  }
+  json good_fixture() { return json::parse(fixture_to_json(small_fixture()).dump()); }
+  // An engine output holding the fixture's own values rounded to double.
+  std::string engine_file() {
+    const Fixture& f = small_fixture();
+    EngineOutput e;
+    e.engine = "rounded-reference";
+    e.engine_version = "0";
+    e.scalar = "double";
+    e.model_name = f.model.name;
+    e.model_sha256 = f.model_sha256;
+    e.dofs = f.dofs;
+    for (const Sample& s : f.samples) {
+      EngineSample es;
+      es.id = s.id;
+      for (double x : s.q) es.q.push_back(Num::exact(x));
+      for (double x : s.qd) es.qd.push_back(Num::exact(x));
+      for (double x : s.qdd) es.qdd.push_back(Num::exact(x));
+      for (double x : s.tau) es.tau.push_back(Num::exact(x));
+      for (const char* n : {"H", "C", "tau", "qdd"}) {
+        const Quantity* q = s.ref.find(n);
+        NumMatrix m{q->rows, q->cols, {}};
+        for (const std::string& v : q->values) m.v.push_back(Num::exact(std::stod(v)));
+        es.values[n] = m;
+      }
+      e.samples.push_back(es);
+    }
+    return write("engine.json", engine_output_to_json(e).dump());
+  }
+
+ private:
+  fs::path dir_;
+};
+
+TEST_F(FixtureCli, GoodFixtureAndEngineOutputCompareClean) {
+  const std::string f = write("good.fixture.json", good_fixture().dump());
+  std::string err;
+  EXPECT_EQ(run("compare " + f + " " + engine_file() + " --report " + path("r.json"), &err), 0) << err;
+  EXPECT_TRUE(fs::exists(path("r.json")));
+}
+
+TEST_F(FixtureCli, EditedModelIsRejectedByItsHash) {
+  json fx = good_fixture();
+  fx["model"]["canonical"]["bodies"][0]["inertial"]["mass"] = "1.5";
+  expect_bad_fixture(fx, "model.sha256");
+}
+
+TEST_F(FixtureCli, UnknownVersionIsRejected) {
+  json fx = good_fixture();
+  fx["version"] = 2;
+  expect_bad_fixture(fx, "version");
+}
+
+TEST_F(FixtureCli, MissingFieldsAreNamed) {
+  json fx = good_fixture();
+  fx["samples"][1].erase("inputs");
+  expect_bad_fixture(fx, "samples[1].inputs");
+  fx = good_fixture();
+  fx["samples"][0]["outputs"].erase("C");
+  expect_bad_fixture(fx, "samples[0].outputs.C");
+}
+
+TEST_F(FixtureCli, WrongDimensionsAreNamed) {
+  json fx = good_fixture();
+  fx["samples"][2]["inputs"]["qd"].push_back(0.5);
+  expect_bad_fixture(fx, "samples[2].inputs.qd");
+  fx = good_fixture();
+  fx["samples"][0]["outputs"]["H"][1].erase(0);
+  expect_bad_fixture(fx, "samples[0].outputs.H[1]");
+}
+
+TEST_F(FixtureCli, NonFiniteAndNonDecimalValuesAreRejected) {
+  json fx = good_fixture();
+  fx["samples"][0]["outputs"]["tau"][0] = "nan";
+  expect_bad_fixture(fx, "samples[0].outputs.tau[0]");
+  fx = good_fixture();
+  fx["samples"][0]["inputs"]["q"][0] = "inf";
+  expect_bad_fixture(fx, "samples[0].inputs.q[0]");
+}
+
+TEST_F(FixtureCli, TruncatedFileIsRejected) {
+  const std::string text = good_fixture().dump();
+  const std::string f = write("cut.fixture.json", text.substr(0, text.size() / 2));
+  std::string err;
+  EXPECT_EQ(run("compare " + f + " " + engine_file() + " --report " + path("r.json"), &err), 2);
+  EXPECT_NE(err.find(f), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path("r.json")));
+}
+
+TEST_F(FixtureCli, FixtureCommandRejectsABadModelAndWritesNothing) {
+  const std::string m = write("bad.urdf", "<robot name=\"r\"><link name=\"a\"/><joint name=\"j\" type=\"revolute\">");
+  std::string err;
+  EXPECT_EQ(run("fixture " + m + " --samples 2 --out " + path("f.json"), &err), 2);
+  EXPECT_NE(err.find(m), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path("f.json")));
+  EXPECT_EQ(run("fixture " + kData + "/models/double_pendulum.urdf --samples 0 --out " + path("f.json"), &err), 2);
+  EXPECT_NE(err.find("--samples"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(path("f.json")));
+}
+
+TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
+  std::string err;
+  ASSERT_EQ(run("fixture " + kData + "/models/panda.urdf --samples 3 --seed 5 --out " + path("p.json"), &err), 0) << err;
+  const Fixture f = read_fixture_file(path("p.json"));
+  EXPECT_EQ(f.samples.size(), 3u);
+  EXPECT_EQ(f.dofs.size(), 7u);
+}
+
+// The main job end to end on one model: exit 0, the files it promises, a summary line per run;
+// an unknown model or engine is bad input.
+TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
+  std::string err;
+  const int st = run("audit --models double_pendulum,all_joints --out " + path("audit"), &err);
+  EXPECT_EQ(st, 0) << err;
+  EXPECT_TRUE(fs::exists(path("audit/audit.json")));
+  EXPECT_TRUE(fs::exists(path("audit/junit.xml")));
+  const json a = read_json_file(path("audit/audit.json"));
+  EXPECT_EQ(a["format"], "rbdref.audit");
+  bool unsupported_named = false;
+  for (const json& r : a["runs"])
+    if (r["model"] == "all_joints" && r["status"] == "unsupported") unsupported_named = r["reason"].get<std::string>().find("helical") != std::string::npos;
+#ifdef RBDREF_HAVE_MUJOCO
+  EXPECT_TRUE(unsupported_named) << a["runs"].dump();
+  EXPECT_TRUE(fs::exists(path("audit/mujoco/double_pendulum.report.json")));
+#endif
+  EXPECT_EQ(run("audit --models nosuchmodel --out " + path("audit2"), &err), 2);
+  EXPECT_NE(err.find("nosuchmodel"), std::string::npos) << err;
+  EXPECT_EQ(run("audit --engines nosuchengine --out " + path("audit3"), &err), 2);
+  EXPECT_NE(err.find("nosuchengine"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace rbd::test

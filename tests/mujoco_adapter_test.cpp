@@ -1,0 +1,155 @@
+// The real MuJoCo (Debian libmujoco 2.2.2) through the adapter, on every bundled model's golden
+// fixture, and the proof that the free-joint map is right (and that a wrong one is caught).
+#include "checks/random_model.hpp"
+#include "engines/mujoco/mujoco_adapter.hpp"
+#include "reports/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+namespace rbd::test {
+namespace {
+
+const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
+
+// Norm-wise LRE of engine values `x` against reference decimals `c`, computed at 50 digits.
+double lre(const std::vector<std::string>& c, const std::vector<bin50>& x) {
+  bin50 err(0), scale(0);
+  for (size_t k = 0; k < c.size(); ++k) {
+    const bin50 ck = from_decimal<bin50>(c[k]);
+    using std::abs;
+    err = std::max(err, bin50(abs(bin50(x[k] - ck))));
+    scale = std::max(scale, bin50(abs(ck)));
+  }
+  if (err == 0) return 50;
+  return -std::log10(static_cast<double>(err / (scale > 0 ? scale : bin50(1))));
+}
+std::vector<bin50> values(const NumMatrix& m) {
+  std::vector<bin50> out;
+  for (const Num& n : m.v) out.push_back(n.as<bin50>());
+  return out;
+}
+
+struct ModelCase {
+  const char* name;
+  double min_digits;  // H, C, tau at least this; qdd at least this minus log10 κ(H) (see below)
+};
+
+// Stable test names in ctest (the default prints the struct's bytes, a pointer among them).
+void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.name; }
+
+class MujocoOnBundledModel : public ::testing::TestWithParam<ModelCase> {};
+
+// Every quantity of every sample against the golden reference. The minimum digits are what a
+// double engine that computes the right thing must reach; far_arm's bar is lower by design: the
+// model sits 1 km from the origin, where world-frame arithmetic loses about 3 digits (measured
+// 12.4, recorded below), which the audit reports as a numerical discrepancy.
+TEST_P(MujocoOnBundledModel, MatchesTheGoldenFixture) {
+  const std::string file = kData + "/golden/" + GetParam().name + ".fixture.json";
+  const Fixture f = read_fixture_file(file);
+  const auto adapter = make_mujoco_adapter();
+  ASSERT_EQ(adapter->unsupported(f), "");
+  const EngineOutput e = adapter->run(f, file);
+  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+  const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+  for (const QuantityScore& q : r.quantities) {
+    if (q.samples == 0) continue;
+    RecordProperty(q.quantity + "_min_digits", std::to_string(q.min_digits));
+    std::printf("  mujoco %-22s %-4s min %.1f digits (worst sample %s)\n", GetParam().name, q.quantity.c_str(),
+                q.min_digits, q.worst_sample.c_str());
+    // qdd and the factor lose up to log10 κ(H) digits in any correct double engine.
+    double kappa = 1;
+    for (const Sample& s : f.samples)
+      if (s.condition_number != "inf") kappa = std::max(kappa, std::stod(s.condition_number));
+    const bool conditioned = q.quantity == "qdd" || q.quantity == "L" || q.quantity == "D";
+    const double bar = GetParam().min_digits - (conditioned ? std::log10(kappa) : 0.0);
+    EXPECT_GE(q.min_digits, std::max(bar, 6.0)) << q.quantity << " on " << GetParam().name;
+  }
+  // The engine's own numbers are self-consistent (symmetric PD H, its FD and ID agree).
+  for (const SampleCheck& c : r.checks) EXPECT_TRUE(c.result.passed) << c.sample << ": " << c.result.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, MujocoOnBundledModel,
+                         ::testing::Values(ModelCase{"double_pendulum", 13}, ModelCase{"panda", 13},
+                                           ModelCase{"arm7", 13}, ModelCase{"humanoid", 13},
+                                           ModelCase{"all_joints_no_helical", 13}, ModelCase{"tiny_inertia", 13},
+                                           ModelCase{"far_arm", 11}),
+                         [](const ::testing::TestParamInfo<ModelCase>& i) { return std::string(i.param.name); });
+
+// A model with a helical joint is reported as unsupported, not run.
+TEST(MujocoAdapter, HelicalJointIsUnsupported) {
+  const Fixture f = read_fixture_file(kData + "/golden/all_joints.fixture.json");
+  const auto adapter = make_mujoco_adapter();
+  EXPECT_NE(adapter->unsupported(f).find("helical"), std::string::npos);
+  EXPECT_THROW(adapter->run(f, "all_joints"), EngineError);
+}
+
+// The free-joint map on a floating base whose joint frame is itself rotated and shifted (Xtree ≠ 1,
+// so the world pose composes two transforms), at random non-identity orientations with non-zero
+// base velocities: converted values agree with rbdref to double precision. The same raw MuJoCo
+// numbers pushed through wrong maps (no map; J without the J̇v term) disagree, so this test
+// fails if the map is wrong.
+TEST(MujocoAdapter, FreeJointMapIsRightAndAWrongMapIsCaught) {
+  TreeSpec spec;
+  spec.nb = 6;
+  spec.branching = 2;
+  spec.floating_base = true;
+  spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical};
+  LoadedModel lm;
+  lm.desc = random_tree(spec, 42);
+  lm.desc.bodies[0].origin.xyz = {Num::decimal("0.3"), Num::decimal("-1.2"), Num::decimal("0.7")};
+  lm.desc.bodies[0].origin.rpy = {Num::decimal("0.4"), Num::decimal("-0.9"), Num::decimal("2.2")};
+  lm.file = "random_tree";
+  lm.kind = "json";
+  const Fixture f = make_fixture(lm, 4, 9, *Precision::parse("bin50"));
+  const auto adapter = make_mujoco_adapter();
+  const EngineOutput e = adapter->run(f, "random_tree");
+  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+  int checked = 0;
+  for (size_t k = 0; k < f.samples.size(); ++k) {
+    const Sample& s = f.samples[k];
+    if (s.kind != "random") continue;  // identity orientation hides map bugs: only random samples
+    ++checked;
+    ASSERT_LT(std::fabs(s.q[0]), 0.999) << "orientation must not be the identity";
+    const EngineSample& es = e.samples[k];
+    const int nv = static_cast<int>(f.dofs.size());
+    // Right map.
+    EXPECT_GE(lre(s.ref.find("H")->values, values(es.values.at("H"))), 13) << s.id;
+    EXPECT_GE(lre(s.ref.find("C")->values, values(es.values.at("C"))), 13) << s.id;
+    EXPECT_GE(lre(s.ref.find("tau")->values, values(es.values.at("tau"))), 13) << s.id;
+    EXPECT_GE(lre(s.ref.find("qdd")->values, values(es.values.at("qdd"))), 10) << s.id;
+    // No map at all: MuJoCo's raw H and bias taken as canonical.
+    std::vector<bin50> rawH, rawC;
+    for (const auto& row : es.raw.at("H"))
+      for (const auto& x : row) rawH.push_back(bin50(x.get<double>()));
+    for (const auto& x : es.raw.at("qfrc_bias")) rawC.push_back(bin50(x.get<double>()));
+    EXPECT_LT(lre(s.ref.find("H")->values, rawH), 3) << s.id << ": the raw H should not match (the map matters)";
+    // J without J̇v: C = Jᵀ C'.
+    // MuJoCo's DoF address of each rbdref joint, as the adapter found it (the random tree is in
+    // breadth-first order, MuJoCo's is depth-first: the map includes a permutation).
+    const std::vector<int> mj_dof = e.conventions.at("mujoco_dof_of_joint").get<std::vector<int>>();
+    const MujocoMap map = mujoco_map(f.model, mj_dof, s.q, s.qd);
+    ASSERT_FALSE(map.identity);
+    VecX<bin50> Cp(nv);
+    for (int i = 0; i < nv; ++i) Cp(i) = rawC[i];
+    const VecX<bin50> C_wrong = map.J.transpose() * Cp;
+    EXPECT_LT(lre(s.ref.find("C")->values, std::vector<bin50>(C_wrong.data(), C_wrong.data() + nv)), 6)
+        << s.id << ": dropping J̇v must show in C";
+  }
+  EXPECT_GE(checked, 2);
+}
+
+// The MJCF the adapter writes is loadable and carries no compiler default that would change the
+// model (the echo above verifies the numbers; this checks the settings are there).
+TEST(MujocoAdapter, MjcfDisablesEveryModelChangingCompilerStep) {
+  const LoadedModel lm = load_model(kData + "/models/panda.urdf");
+  const std::string x = mujoco_mjcf(lm.desc);
+  for (const char* s : {"angle=\"radian\"", "inertiafromgeom=\"false\"", "balanceinertia=\"false\"", "boundmass=\"0\"",
+                        "boundinertia=\"0\"", "fusestatic=\"false\"", "constraint=\"disable\"", "passive=\"disable\""})
+    EXPECT_NE(x.find(s), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace rbd::test
