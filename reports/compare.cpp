@@ -232,9 +232,21 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
   if (e.model_name != f.model.name)
     r.notes.push_back("the engine output names the model '" + e.model_name + "', the fixture '" + f.model.name +
                       "' (same hash: informational)");
-  if (r.model_echo.is_object() && r.model_echo.contains("differences") && r.model_echo["differences"].is_array())
-    for (const json& d : r.model_echo["differences"])
-      r.notes.push_back("model echo: " + (d.is_string() ? d.get<std::string>() : d.dump()));
+  // The adapter's read-back of the model (docs/formats.md, model_echo): a difference explains
+  // discrepancies as a model-import problem rather than a numerical one.
+  if (r.model_echo.is_object() && r.model_echo.value("status", "") == "differs")
+    r.notes.push_back("model echo: the engine's model differs from the fixture's (see model_echo): "
+                      "discrepancies may come from the model import, not from the engine's arithmetic");
+  // Fixture samples the engine did not run: informational (the comparison covers the others).
+  std::vector<std::string> not_run;
+  for (const Sample& s : f.samples) {
+    bool found = false;
+    for (const EngineSample& es : e.samples) found = found || es.id == s.id;
+    if (!found) not_run.push_back(s.id);
+  }
+  if (!not_run.empty())
+    r.notes.push_back(std::to_string(not_run.size()) + " of the fixture's " + std::to_string(f.samples.size()) +
+                      " samples are absent from the engine output: " + join(not_run));
 
   // Wide enough for every digit of the reference and of the engine's numbers, with 20 to spare.
   const int wide = std::max(f.digits, engine_digits(tol.epsilon)) + 20;

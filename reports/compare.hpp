@@ -83,7 +83,10 @@ struct Report {
 };
 
 // Scores e against f. Throws InputError (naming engine_file) when the model hashes differ, a
-// sample id is unknown, or the dofs differ from the fixture's.
+// sample id is unknown, the dofs differ from the fixture's, or an input or value has the wrong
+// size (q: nq, qd/qdd/tau: nv, H/L: nv x nv, C/tau/qdd/D: nv); all of this is checked before
+// anything is scored. An engine sample with `error`, or whose inputs are not the fixture's (beyond
+// 1e-12 relative), is a note and a sample failure. Fills Report::checks with check_engine_output.
 Report compare(const Fixture& f, const std::string& fixture_file, const EngineOutput& e, const std::string& engine_file,
                const Tolerances& tol);
 

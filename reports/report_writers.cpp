@@ -113,11 +113,16 @@ ojson report_to_json(const Report& r) {
                         {"engine", ojson::parse(r.engine_conventions.dump())}};
   doc["model_echo"] = ojson::parse(r.model_echo.dump());
   ojson qs = ojson::array();
-  for (const QuantityScore& q : r.quantities)
-    qs.push_back({{"quantity", q.quantity}, {"samples", q.samples}, {"missing", q.missing}, {"min_digits", q.min_digits},
-                  {"cap", q.cap}, {"max_abs_err", q.max_abs_err}, {"max_rel_err", q.max_rel_err},
-                  {"worst", {{"sample", q.worst_sample}, {"entry", {q.worst_row, q.worst_col}}}},
-                  {"tolerance", q.tolerance}, {"rule", q.rule}, {"passed", q.passed}});
+  // A quantity absent from every engine sample has no score: its score fields are null.
+  for (const QuantityScore& q : r.quantities) {
+    const bool scored = q.samples > 0;
+    qs.push_back({{"quantity", q.quantity}, {"samples", q.samples}, {"missing", q.missing},
+                  {"min_digits", scored ? ojson(q.min_digits) : ojson(nullptr)}, {"cap", scored ? ojson(q.cap) : ojson(nullptr)},
+                  {"max_abs_err", scored ? ojson(q.max_abs_err) : ojson(nullptr)},
+                  {"max_rel_err", scored ? ojson(q.max_rel_err) : ojson(nullptr)},
+                  {"worst", scored ? ojson({{"sample", q.worst_sample}, {"entry", {q.worst_row, q.worst_col}}}) : ojson(nullptr)},
+                  {"tolerance", scored ? ojson(q.tolerance) : ojson(nullptr)}, {"rule", q.rule}, {"passed", q.passed}});
+  }
   doc["quantities"] = qs;
   ojson ss = ojson::array();
   for (const SampleScore& s : r.samples)
@@ -140,32 +145,50 @@ ojson report_to_json(const Report& r) {
 
 std::string reports_to_junit(const std::vector<Report>& reports) {
   struct Case {
-    std::string name, failure, detail;
+    std::string name, failure, detail, skipped;
   };
   std::string suites;
-  int all_tests = 0, all_failures = 0;
+  int all_tests = 0, all_failures = 0, all_skipped = 0;
   for (const Report& r : reports) {
     const std::string cls = "rbdref." + r.engine + "." + r.model_name;
     std::vector<Case> cases;
     // One testcase per quantity, one per check kind, and one for the samples themselves.
-    for (const QuantityScore& q : r.quantities)
-      cases.push_back({q.quantity, q.passed ? "" : quantity_failure(r, q),
-                       q.passed ? "" : std::to_string(q.samples) + " samples compared, " + std::to_string(q.missing) + " missing"});
-    for (const CheckKind& k : check_kinds(r.checks))
+    // A failure's body lists every failing sample of the quantity or check kind.
+    for (const QuantityScore& q : r.quantities) {
+      std::string detail;
+      for (const SampleScore& s : r.samples)
+        if (s.quantity == q.quantity && !s.passed)
+          detail += s.sample + " " + entry(s.worst_row, s.worst_col, is_matrix(q.quantity)) + ": rel err " + fmt("%.3g", s.rel_err) +
+                    " > tolerance " + fmt("%.3g", s.tolerance) + " (" + fmt("%.1f", s.digits) + " digits)\n";
+      cases.push_back({q.quantity, q.passed ? "" : quantity_failure(r, q), detail,
+                       q.samples == 0 ? "absent from every engine sample: not compared" : ""});
+    }
+    for (const CheckKind& k : check_kinds(r.checks)) {
+      std::string detail;
+      for (const SampleCheck& c : r.checks)
+        if (c.result.name == k.name && !c.result.passed) detail += c.sample + ": " + c.result.message() + "\n";
       cases.push_back({k.name,
                        k.failed == 0 ? ""
                                      : k.name + ": " + std::to_string(k.failed) + " of " + std::to_string(k.samples) +
-                                           " samples fail; worst sample " + k.worst->sample + ": " + k.worst->result.message(),
-                       ""});
+                                           " samples fail; worst sample " + k.worst->sample + ": residual " +
+                                           fmt("%.3g", k.worst->result.residual) + " > tolerance " +
+                                           fmt("%.3g", k.worst->result.tolerance),
+                       detail, ""});
+    }
     std::string sf;
     for (const std::string& n : r.sample_failures) sf += n + "\n";
     cases.push_back({"samples", r.sample_failures.empty() ? "" : std::to_string(r.sample_failures.size()) +
                                                                    " engine samples failed or ran another state",
-                     sf});
-    int failures = 0;
+                     sf, ""});
+    int failures = 0, skipped = 0;
     std::string body;
     for (const Case& c : cases) {
       body += "    <testcase classname=\"" + xml_escape(cls) + "\" name=\"" + xml_escape(c.name) + "\" time=\"0\"";
+      if (!c.skipped.empty()) {
+        ++skipped;
+        body += ">\n      <skipped message=\"" + xml_escape(c.skipped) + "\"/>\n    </testcase>\n";
+        continue;
+      }
       if (c.failure.empty()) {
         body += "/>\n";
         continue;
@@ -177,14 +200,16 @@ std::string reports_to_junit(const std::vector<Report>& reports) {
     std::string notes;
     for (const std::string& n : r.notes) notes += n + "\n";
     suites += "  <testsuite name=\"" + xml_escape(cls) + "\" tests=\"" + std::to_string(cases.size()) + "\" failures=\"" +
-              std::to_string(failures) + "\" errors=\"0\" skipped=\"0\" time=\"0\">\n" + body;
+              std::to_string(failures) + "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"0\">\n" + body;
     if (!notes.empty()) suites += "    <system-out>" + xml_escape(notes) + "</system-out>\n";
     suites += "  </testsuite>\n";
     all_tests += static_cast<int>(cases.size());
     all_failures += failures;
+    all_skipped += skipped;
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rbdref\" tests=\"" + std::to_string(all_tests) +
-         "\" failures=\"" + std::to_string(all_failures) + "\" errors=\"0\" time=\"0\">\n" + suites + "</testsuites>\n";
+         "\" failures=\"" + std::to_string(all_failures) + "\" errors=\"0\" skipped=\"" + std::to_string(all_skipped) +
+         "\" time=\"0\">\n" + suites + "</testsuites>\n";
 }
 
 std::string checks_summary(const std::vector<SampleCheck>& checks) {
@@ -203,7 +228,7 @@ std::string report_summary(const Report& r) {
   std::string s = "rbdref compare: " + r.engine + " " + r.engine_version + " (" + r.scalar + ", ε " + sci(r.epsilon) +
                   ") against " + r.fixture_file + " (" + r.fixture_precision + "), model " + r.model_name + "\n";
   s += pad("quantity", 10) + rpad("samples", 8) + rpad("missing", 8) + rpad("digits", 7) + rpad("cap", 4) + pad(" worst", 14) +
-       rpad("rel err", 9) + rpad("tolerance", 10) + "status\n";
+       rpad("rel err", 9) + rpad("tolerance", 10) + pad("status", 7) + "rule\n";
   for (const QuantityScore& q : r.quantities) {
     const std::string worst = q.samples ? " " + q.worst_sample + " " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity)) : " -";
     double rel = 0;
@@ -212,7 +237,7 @@ std::string report_summary(const Report& r) {
     s += pad(q.quantity, 10) + rpad(std::to_string(q.samples), 8) + rpad(std::to_string(q.missing), 8) +
          rpad(q.samples ? fmt("%.1f", q.min_digits) : "-", 7) + rpad(q.samples ? fmt("%.0f", q.cap) : "-", 4) + pad(worst, 14) +
          rpad(q.samples ? sci(rel) : "-", 9) + rpad(q.samples ? sci(q.tolerance) : "-", 10) +
-         (q.samples == 0 ? "not compared" : q.passed ? "ok" : "FAIL") + "   " + q.rule + "\n";
+         pad(q.samples == 0 ? "absent" : q.passed ? "ok" : "FAIL", 7) + q.rule + "\n";
   }
   s += checks_summary(r.checks);
   for (const std::string& n : r.notes) s += "note: " + n + "\n";

@@ -415,6 +415,20 @@ TEST(Junit, SpecialCharactersAreEscaped) {
   EXPECT_EQ(suite->IntAttribute("failures"), 1);
 }
 
+// A quantity the engine never produced is a skipped testcase, neither passed nor failed.
+TEST(Junit, AbsentQuantityIsSkipped) {
+  EngineOutput e = rounded_engine(pendulum());
+  for (EngineSample& s : e.samples) s.values.erase("D");
+  const std::string xml = reports_to_junit({run_compare(e)});
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS) << xml;
+  const tinyxml2::XMLElement* suite = doc.FirstChildElement("testsuites")->FirstChildElement("testsuite");
+  EXPECT_EQ(suite->IntAttribute("skipped"), 1);
+  EXPECT_EQ(suite->IntAttribute("failures"), 0);
+  for (const tinyxml2::XMLElement* tc = suite->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase"))
+    EXPECT_EQ(tc->FirstChildElement("skipped") != nullptr, std::string(tc->Attribute("name")) == "D") << tc->Attribute("name");
+}
+
 // ---- the commands ------------------------------------------------------------------------------
 
 struct CmdResult {

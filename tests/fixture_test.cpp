@@ -58,12 +58,32 @@ TEST(Fixture, SamplesAreDrawnAsDocumentedAndCertified) {
   }
   for (const Sample& s : f.samples) {
     EXPECT_TRUE(s.ref.positive_definite) << s.id;
-    for (const Quantity& q : s.ref.quantities)
-      if (q.name == "H" || q.name == "C" || q.name == "tau" || q.name == "qdd")
+    for (const Quantity& q : s.ref.quantities) {
+      if (q.name == "H" || q.name == "C" || q.name == "tau" || q.name == "qdd") {
         EXPECT_GE(q.normwise_digits, 40) << s.id << " " << q.name;
+      }
+    }
   }
   // Deterministic: the same generator gives the same file.
   EXPECT_EQ(fixture_to_json(make_fixture(lm, 4, 3, *Precision::parse("bin50"))).dump(), fixture_to_json(f).dump());
+}
+
+// Every bundled URDF has a canonical JSON twin (written by `rbdref convert`) that is the same model.
+TEST(BundledModels, UrdfAndCanonicalJsonAreTheSameModel) {
+  for (const char* m : {"double_pendulum", "panda", "arm7", "far_arm", "tiny_inertia", "humanoid"}) {
+    UrdfOptions uo;
+    uo.floating_base = std::string(m) == "humanoid";  // the humanoid floats
+    const LoadedModel u = load_model(kData + "/models/" + m + ".urdf", uo);
+    const LoadedModel j = load_model(kData + "/models/" + m + ".json");
+    const Model<bin50> mu = build_model<bin50>(u.desc), mj = build_model<bin50>(j.desc);
+    ASSERT_EQ(mu.nv, mj.nv) << m;
+    EXPECT_EQ(mu.joint_name, mj.joint_name) << m;
+    for (int i = 0; i < mu.NB; ++i) {
+      EXPECT_EQ(mu.parent[i], mj.parent[i]) << m;
+      EXPECT_TRUE(mu.I[i].M == mj.I[i].M) << m << " body " << mu.body_name[i];
+      EXPECT_TRUE(mu.Xtree[i].E == mj.Xtree[i].E && mu.Xtree[i].r == mj.Xtree[i].r) << m << " body " << mu.body_name[i];
+    }
+  }
 }
 
 TEST(EngineOutput, RoundTripKeepsEveryByte) {
