@@ -6,6 +6,7 @@
 #include "checks/properties.hpp"
 #include "cli/commands.hpp"
 #include "fixtures/evaluate.hpp"
+#include "fixtures/fixture.hpp"
 #include "fixtures/model_io.hpp"
 
 #include <iostream>
@@ -45,21 +46,6 @@ struct RunChecks {
   }
 };
 
-ojson conventions_json(const ModelDesc& desc) {
-  ojson c;
-  c["spatial_vectors"] = "Plücker [angular; linear]";
-  c["index_base"] = 0;
-  c["free_joint_q"] = "qw qx qy qz px py pz: orientation (unit quaternion, w first) and origin of the body frame in the parent frame";
-  c["free_joint_v"] = "wx wy wz vx vy vz: angular velocity and velocity of the body-frame origin, body coordinates";
-  c["spherical_joint_v"] = "angular velocity, body coordinates";
-  c["planar_joint_q"] = "x, y (along plane_x and axis × plane_x, parent frame), theta (about axis)";
-  c["gravity"] = ojson::array({desc.gravity[0].str(), desc.gravity[1].str(), desc.gravity[2].str()});
-  c["C"] = "RNEA(q, qd, 0): Coriolis, centrifugal and gravity terms, H qdd + C = tau";
-  c["ltdl"] = "H = Lᵀ D L, L unit lower triangular (RBDA table 6.3), rows and columns in v order";
-  c["inputs"] = "JSON numbers are exact binary doubles; decimal strings (and URDF numbers) are read at the working precision";
-  return c;
-}
-
 int run_eval(const EvalOptions& o) {
   const std::optional<Precision> p = Precision::parse(o.precision);
   if (!p)
@@ -88,7 +74,7 @@ int run_eval(const EvalOptions& o) {
   doc["precision"] = p->name();
   doc["check_precision"] = pc.name();
   doc["digits_cap"] = ev.cap;
-  doc["conventions"] = conventions_json(lm.desc);
+  doc["conventions"] = canonical_conventions(lm.desc);
   ojson dofs = ojson::array(), qnames = ojson::array(), joints = ojson::array();
   for (int i = 0; i < layout.NB; ++i) {
     const std::string& n = layout.joint_name[i];
