@@ -97,7 +97,9 @@ TYPED_TEST(ModelIo, UrdfDecimalsAreReadAtWorkingPrecision) {
   using T = TypeParam;
   const Model<T> m = build_model<T>(read_urdf(chain("revolute"), "c.urdf"));
   EXPECT_EQ(m.I[0].mass(), T(13) / T(10));
-  if (std::numeric_limits<T>::digits > 60) EXPECT_NE(m.I[0].mass(), T(1.3));
+  if (std::numeric_limits<T>::digits > 60) {
+    EXPECT_NE(m.I[0].mass(), T(1.3));
+  }
 }
 
 // Axes are normalized, and a negative axis stays negative.
