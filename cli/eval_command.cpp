@@ -24,17 +24,6 @@ struct EvalOptions {
 // Output documents keep their keys in the documented order (format and version first).
 using ojson = nlohmann::ordered_json;
 
-// Rows of a row-major quantity as JSON: scalar, array, or array of rows.
-template <class V>
-ojson shaped(const Quantity& q, const std::vector<V>& flat) {
-  if (q.rows == 0 && q.cols == 0) return ojson(flat.at(0));
-  if (q.cols == 0) return ojson(flat);
-  ojson rows = ojson::array();
-  for (int i = 0; i < q.rows; ++i)
-    rows.push_back(std::vector<V>(flat.begin() + i * q.cols, flat.begin() + (i + 1) * q.cols));
-  return rows;
-}
-
 struct RunChecks {
   const ModelDesc& desc;
   const StateDesc& state;
@@ -75,17 +64,15 @@ int run_eval(const EvalOptions& o) {
   doc["check_precision"] = pc.name();
   doc["digits_cap"] = ev.cap;
   doc["conventions"] = canonical_conventions(lm.desc);
-  ojson dofs = ojson::array(), qnames = ojson::array(), joints = ojson::array();
+  ojson joints = ojson::array();
   for (int i = 0; i < layout.NB; ++i) {
     const std::string& n = layout.joint_name[i];
-    for (int k = 0; k < layout.nvi[i]; ++k) dofs.push_back(layout.nvi[i] == 1 ? n : n + "[" + std::to_string(k) + "]");
-    for (int k = 0; k < layout.nqi[i]; ++k) qnames.push_back(layout.nqi[i] == 1 ? n : n + "[" + std::to_string(k) + "]");
     joints.push_back({{"name", n}, {"type", joint_type_name(layout.joint[i].type)}, {"body", layout.body_name[i]},
                       {"parent", layout.parent[i] < 0 ? ojson(nullptr) : ojson(layout.body_name[layout.parent[i]])},
                       {"q", {layout.iq[i], layout.nqi[i]}}, {"v", {layout.iv[i], layout.nvi[i]}}});
   }
-  doc["dofs"] = dofs;
-  doc["q_coordinates"] = qnames;
+  doc["dofs"] = dof_names(layout);
+  doc["q_coordinates"] = q_names(layout);
   doc["joints"] = joints;
   doc["positive_definite"] = ev.positive_definite;
   doc["degeneracy"] = ev.degeneracy.empty() ? ojson(nullptr) : ojson(ev.degeneracy);

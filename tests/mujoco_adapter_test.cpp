@@ -130,7 +130,7 @@ TEST(MujocoAdapter, FreeJointMapIsRightAndAWrongMapIsCaught) {
     // MuJoCo's DoF address of each rbdref joint, as the adapter found it (the random tree is in
     // breadth-first order, MuJoCo's is depth-first: the map includes a permutation).
     const std::vector<int> mj_dof = e.conventions.at("mujoco_dof_of_joint").get<std::vector<int>>();
-    const MujocoMap map = mujoco_map(f.model, mj_dof, s.q, s.qd);
+    const MujocoMap map = mujoco_map(build_model<bin50>(f.model), mj_dof, s.q, s.qd);
     ASSERT_FALSE(map.identity);
     VecX<bin50> Cp(nv);
     for (int i = 0; i < nv; ++i) Cp(i) = rawC[i];

@@ -158,6 +158,25 @@ class MujocoAdapter : public EngineAdapter {
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override;
 };
 
+// The MJCF of a built model (see the header for what it sets and why).
+std::string mjcf_of(const Model<B>& m, const std::string& name) {
+  std::vector<std::vector<int>> children(m.NB);
+  std::vector<int> roots;
+  for (int i = 0; i < m.NB; ++i) (m.parent[i] < 0 ? roots : children[m.parent[i]]).push_back(i);
+  std::ostringstream x;
+  x << "<mujoco model=\"" << (name.empty() ? "rbdref" : name) << "\">\n"
+    << "  <!-- written by rbdref from its canonical model: see engines/mujoco/mujoco_adapter.hpp -->\n"
+    << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
+       " boundinertia=\"0\" fusestatic=\"false\"/>\n"
+    << "  <option gravity=\"" << dec3(m.gravity) << "\">\n"
+    << "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n"
+    << "  </option>\n"
+    << "  <worldbody>\n";
+  for (int r : roots) write_body(x, m, children, r, 2);
+  x << "  </worldbody>\n</mujoco>\n";
+  return x.str();
+}
+
 // Loads MJCF text through a temporary file (mj_loadXML reads files); EngineError on failure.
 mjModel* load_mjcf(const std::string& xml) {
   char path[] = "/tmp/rbdref-mjcf-XXXXXX";
@@ -274,17 +293,11 @@ ojson json_rows(const std::vector<double>& flat, int n) {
   return rows;
 }
 
-std::vector<Num> exact(const std::vector<double>& v) {
-  std::vector<Num> out;
-  for (double x : v) out.push_back(Num::exact(x));
-  return out;
-}
-
 EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_file) const {
   const std::string why = unsupported(f);
   if (!why.empty()) throw EngineError("unsupported model: " + why);
   const Model<B> m = build_model<B>(f.model);
-  const std::string xml = mujoco_mjcf(f.model);
+  const std::string xml = mjcf_of(m, f.model.name);
   mjModel* mm = load_mjcf(xml);
   mjData* d = mj_makeData(mm);
   struct Guard {
@@ -333,11 +346,11 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   for (const Sample& s : f.samples) {
     EngineSample es;
     es.id = s.id;
-    es.q = exact(s.q);
-    es.qd = exact(s.qd);
-    es.qdd = exact(s.qdd);
-    es.tau = exact(s.tau);
-    const MujocoMap map = mujoco_map(f.model, mj_dof, s.q, s.qd);
+    es.q = exact_nums(s.q);
+    es.qd = exact_nums(s.qd);
+    es.qdd = exact_nums(s.qdd);
+    es.tau = exact_nums(s.tau);
+    const MujocoMap map = mujoco_map(m, mj_dof, s.q, s.qd);
 
     mj_resetData(mm, d);
     set_qpos(m, mj_qpos, s.q, d->qpos);
@@ -373,7 +386,17 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       }
     }
 
+    // Inverse dynamics at qacc = J qdd + J̇v, same qpos and qvel (mj_inverse does not read
+    // qfrc_applied; it is cleared anyway so that nothing of the forward pass carries over).
+    for (int k = 0; k < nv; ++k) {
+      d->qacc[k] = qacc_in[k];
+      d->qfrc_applied[k] = 0;
+    }
+    mj_inverse(mm, d);
+    const std::vector<double> finv(d->qfrc_inverse, d->qfrc_inverse + nv);
+
     es.raw["note"] = "values in MuJoCo's conventions and DoF order, before conversion";
+    es.raw["qpos"] = std::vector<double>(d->qpos, d->qpos + mm->nq);
     es.raw["qvel"] = qvel;
     es.raw["qfrc_applied"] = qfrc;
     es.raw["qacc_in"] = qacc_in;
@@ -382,14 +405,16 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     es.raw["qacc"] = qacc;
     es.raw["qLD_L"] = json_rows(qLD_L, nv);
     es.raw["qLD_D"] = qLD_D;
+    es.raw["qfrc_inverse"] = finv;
     out.samples.push_back(std::move(es));
 
-    // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), qdd = Jᵀ (qdd' − J̇v).
+    // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v).
     const MatX<B> Hp = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M.data(), nv, nv).cast<B>();
     const MatX<B> Jt = map.J.transpose();
     EngineSample& e = out.samples.back();
     e.values["H"] = num_mat(MatX<B>(Jt * Hp * map.J));
     e.values["C"] = num_vec(VecX<B>(Jt * (vec_of(bias.data(), nv) + Hp * map.Jdot_v)));
+    e.values["tau"] = num_vec(VecX<B>(Jt * vec_of(finv.data(), nv)));
     e.values["qdd"] = num_vec(VecX<B>(Jt * (vec_of(qacc.data(), nv) - map.Jdot_v)));
     if (map.identity) {
       e.values["L"] = num_mat(L);
@@ -397,52 +422,16 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     }
   }
 
-  // Inverse dynamics, a second pass per sample (mj_inverse needs qpos, qvel and qacc).
-  for (size_t k = 0; k < f.samples.size(); ++k) {
-    const Sample& s = f.samples[k];
-    EngineSample& e = out.samples[k];
-    mj_resetData(mm, d);
-    set_qpos(m, mj_qpos, s.q, d->qpos);
-    const std::vector<double> qvel = e.raw["qvel"].get<std::vector<double>>();
-    const std::vector<double> qacc_in = e.raw["qacc_in"].get<std::vector<double>>();
-    for (int c = 0; c < nv; ++c) {
-      d->qvel[c] = qvel[c];
-      d->qacc[c] = qacc_in[c];
-    }
-    mj_inverse(mm, d);
-    const std::vector<double> finv(d->qfrc_inverse, d->qfrc_inverse + nv);
-    e.raw["qpos"] = std::vector<double>(d->qpos, d->qpos + mm->nq);
-    e.raw["qfrc_inverse"] = finv;
-    const MujocoMap map = mujoco_map(f.model, mj_dof, s.q, s.qd);
-    e.values["tau"] = num_vec(VecX<B>(map.J.transpose() * vec_of(finv.data(), nv)));
-  }
   return out;
 }
 
 }  // namespace
 
-std::string mujoco_mjcf(const ModelDesc& desc) {
-  const Model<B> m = build_model<B>(desc);
-  std::vector<std::vector<int>> children(m.NB);
-  std::vector<int> roots;
-  for (int i = 0; i < m.NB; ++i) (m.parent[i] < 0 ? roots : children[m.parent[i]]).push_back(i);
-  std::ostringstream x;
-  x << "<mujoco model=\"" << (desc.name.empty() ? "rbdref" : desc.name) << "\">\n"
-    << "  <!-- written by rbdref from its canonical model: see engines/mujoco/mujoco_adapter.hpp -->\n"
-    << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
-       " boundinertia=\"0\" fusestatic=\"false\"/>\n"
-    << "  <option gravity=\"" << dec3(m.gravity) << "\">\n"
-    << "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n"
-    << "  </option>\n"
-    << "  <worldbody>\n";
-  for (int r : roots) write_body(x, m, children, r, 2);
-  x << "  </worldbody>\n</mujoco>\n";
-  return x.str();
-}
+std::string mujoco_mjcf(const ModelDesc& desc) { return mjcf_of(build_model<B>(desc), desc.name); }
 
-MujocoMap mujoco_map(const ModelDesc& desc, const std::vector<int>& mj_dof, const std::vector<double>& q,
+
+MujocoMap mujoco_map(const Model<bin50>& m, const std::vector<int>& mj_dof, const std::vector<double>& q,
                      const std::vector<double>& qd) {
-  const Model<B> m = build_model<B>(desc);
   MujocoMap map;
   map.J = MatX<B>::Zero(m.nv, m.nv);
   map.Jdot_v = VecX<B>::Zero(m.nv);

@@ -28,7 +28,7 @@
 #pragma once
 
 #include "engines/adapter.hpp"
-#include "reference/scalar.hpp"
+#include "reference/model.hpp"
 
 #include <memory>
 #include <string>
@@ -48,7 +48,7 @@ struct MujocoMap {
   VecX<bin50> Jdot_v;
   bool identity = true;
 };
-MujocoMap mujoco_map(const ModelDesc& desc, const std::vector<int>& mj_dof_of_joint,
+MujocoMap mujoco_map(const Model<bin50>& m, const std::vector<int>& mj_dof_of_joint,
                      const std::vector<double>& q, const std::vector<double>& qd);
 
 }  // namespace rbd
