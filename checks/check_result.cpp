@@ -4,6 +4,12 @@
 
 namespace rbd {
 
+std::string format_number(const char* format, double x) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
 std::string CheckResult::message() const {
   char buf[160];
   std::snprintf(buf, sizeof buf, "%s: residual %.3g %s tolerance %.3g (%.1f digits)", name.c_str(), residual,

@@ -27,6 +27,9 @@ struct CheckResult {
   std::string message() const;
 };
 
+// printf-style formatting of one number ("%.3g", x), for messages and tables.
+std::string format_number(const char* format, double x);
+
 // k · ε(T) as a double (ε(bin50) ≈ 1e-50 is well inside the range of a double).
 template <class T>
 double tolerance(double k) {

@@ -28,12 +28,6 @@ T ratio(const T& a, const T& b) {
   if (a == T(0)) return T(0);
   return a / b;
 }
-inline std::string fmt(const char* f, double x) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 }  // namespace detail
 
 template <class T>

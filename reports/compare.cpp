@@ -15,19 +15,13 @@ namespace rbd {
 
 namespace {
 
-std::string fmt(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 // "1e3" for a power of ten, else the shortest %g form ("2.5e+03").
 std::string fmt_k(double k) {
   if (k > 0) {
     const double e = std::round(std::log10(k));
-    if (std::pow(10.0, e) == k) return "1e" + fmt("%.0f", e);
+    if (std::pow(10.0, e) == k) return "1e" + format_number("%.0f", e);
   }
-  return fmt("%g", k);
+  return format_number("%g", k);
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -78,7 +72,7 @@ double Tolerances::tolerance(const std::string& quantity, double kappa) const {
 }
 
 std::string Tolerances::rule(const std::string& quantity) const {
-  if (auto o = overrides.find(quantity); o != overrides.end()) return "override " + fmt("%g", o->second);
+  if (auto o = overrides.find(quantity); o != overrides.end()) return "override " + format_number("%g", o->second);
   const auto it = k.find(quantity);
   const std::string kq = fmt_k(it != k.end() ? it->second : 1e4);
   if (quantity == "qdd") return kq + " ε κ(H)";

@@ -16,12 +16,6 @@ namespace rbd {
 
 namespace {
 
-std::string fmt(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 // max_k |x_k| of a matrix or vector (0 when empty).
 template <class T>
 T max_abs(const MatX<T>& x) {
@@ -121,7 +115,7 @@ struct RunChecks {
         const CheckResult r = check_equation_of_motion<T>(H, to_vec<T>(Cn->v), to_vec<T>(qddn->v), tau_in, 1);
         add(retolerate(r, "equation_of_motion.fd", 1e3 * eps * (finite_kappa ? kappa : 1.0),
                        "‖H qdd_engine + C - tau_input‖ / (‖H‖ |qdd| + |C| + |tau|); tolerance 1e3 ε κ(H), " +
-                           (finite_kappa ? "κ(H) = " + fmt("%.4g", kappa)
+                           (finite_kappa ? "κ(H) = " + format_number("%.4g", kappa)
                                          : std::string("κ(H) infinite (H not positive-definite): 1e3 ε"))));
       }
       // equation_of_motion.id: the engine's inverse dynamics at the input qdd.

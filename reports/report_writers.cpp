@@ -12,18 +12,12 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string fmt(const char* f, double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 // A double for a table: "0" for zero, "inf" / "nan" spelled out, else 2 significant digits.
 std::string sci(double x) {
   if (x == 0) return "0";
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return "inf";
-  return fmt("%.2g", x);
+  return format_number("%.2g", x);
 }
 
 std::string entry(int row, int col, bool matrix) {
@@ -92,8 +86,8 @@ std::string quantity_failure(const Report& r, const QuantityScore& q) {
   std::string m = q.quantity + ": worst sample " + q.worst_sample + " entry " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity));
   for (const SampleScore& s : r.samples)
     if (s.sample == q.worst_sample && s.quantity == q.quantity)
-      m += ": rel err " + fmt("%.3g", s.rel_err) + " > tolerance " + fmt("%.3g", s.tolerance) + " (" + fmt("%.1f", s.digits) +
-           " digits of " + fmt("%.0f", s.cap) + "; reference " + s.reference + ", engine " + s.engine + ")";
+      m += ": rel err " + format_number("%.3g", s.rel_err) + " > tolerance " + format_number("%.3g", s.tolerance) + " (" + format_number("%.1f", s.digits) +
+           " digits of " + format_number("%.0f", s.cap) + "; reference " + s.reference + ", engine " + s.engine + ")";
   return m + "; rule " + q.rule;
 }
 
@@ -158,8 +152,8 @@ std::string reports_to_junit(const std::vector<Report>& reports) {
       std::string detail;
       for (const SampleScore& s : r.samples)
         if (s.quantity == q.quantity && !s.passed)
-          detail += s.sample + " " + entry(s.worst_row, s.worst_col, is_matrix(q.quantity)) + ": rel err " + fmt("%.3g", s.rel_err) +
-                    " > tolerance " + fmt("%.3g", s.tolerance) + " (" + fmt("%.1f", s.digits) + " digits)\n";
+          detail += s.sample + " " + entry(s.worst_row, s.worst_col, is_matrix(q.quantity)) + ": rel err " + format_number("%.3g", s.rel_err) +
+                    " > tolerance " + format_number("%.3g", s.tolerance) + " (" + format_number("%.1f", s.digits) + " digits)\n";
       cases.push_back({q.quantity, q.passed ? "" : quantity_failure(r, q), detail,
                        q.samples == 0 ? "absent from every engine sample: not compared" : ""});
     }
@@ -171,8 +165,8 @@ std::string reports_to_junit(const std::vector<Report>& reports) {
                        k.failed == 0 ? ""
                                      : k.name + ": " + std::to_string(k.failed) + " of " + std::to_string(k.samples) +
                                            " samples fail; worst sample " + k.worst->sample + ": residual " +
-                                           fmt("%.3g", k.worst->result.residual) + " > tolerance " +
-                                           fmt("%.3g", k.worst->result.tolerance),
+                                           format_number("%.3g", k.worst->result.residual) + " > tolerance " +
+                                           format_number("%.3g", k.worst->result.tolerance),
                        detail, ""});
     }
     std::string sf;
@@ -235,7 +229,7 @@ std::string report_summary(const Report& r) {
     for (const SampleScore& x : r.samples)
       if (x.sample == q.worst_sample && x.quantity == q.quantity) rel = x.rel_err;
     s += pad(q.quantity, 10) + rpad(std::to_string(q.samples), 8) + rpad(std::to_string(q.missing), 8) +
-         rpad(q.samples ? fmt("%.1f", q.min_digits) : "-", 7) + rpad(q.samples ? fmt("%.0f", q.cap) : "-", 4) + pad(worst, 14) +
+         rpad(q.samples ? format_number("%.1f", q.min_digits) : "-", 7) + rpad(q.samples ? format_number("%.0f", q.cap) : "-", 4) + pad(worst, 14) +
          rpad(q.samples ? sci(rel) : "-", 9) + rpad(q.samples ? sci(q.tolerance) : "-", 10) +
          pad(q.samples == 0 ? "absent" : q.passed ? "ok" : "FAIL", 7) + q.rule + "\n";
   }
