@@ -4,7 +4,7 @@
 // (fixed joints are kept as written; merging happens when a model is built), so that what rbdref
 // computes with can be read and diffed.
 #include "cli/commands.hpp"
-#include "fixtures/model_io.hpp"
+#include "io/model_io.hpp"
 
 #include <iostream>
 #include <memory>

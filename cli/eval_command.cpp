@@ -1,13 +1,13 @@
 // rbdref eval MODEL --state STATE.json [--precision P] [--out FILE] [--floating-base]
 //
-// Reference values of one state (fixtures/evaluate.hpp) at precision P, certified against a wider
+// Reference values of one state (certify/evaluate.hpp) at precision P, certified against a wider
 // precision, plus the property checks (checks/properties.hpp) at P. Output: one JSON document
 // (format "rbdref.eval", docs/formats.md) on stdout, or written atomically to FILE.
 #include "checks/properties.hpp"
 #include "cli/commands.hpp"
-#include "fixtures/evaluate.hpp"
+#include "certify/evaluate.hpp"
 #include "fixtures/fixture.hpp"
-#include "fixtures/model_io.hpp"
+#include "io/model_io.hpp"
 
 #include <iostream>
 #include <memory>

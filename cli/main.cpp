@@ -1,7 +1,7 @@
 // rbdref: reference values for rigid-body dynamics, with the digits that are certified.
 // Exit status: 0 ok, 1 discrepancies found, 2 bad input (message names file, field, expectation).
 #include "cli/commands.hpp"
-#include "fixtures/io_util.hpp"
+#include "io/io_util.hpp"
 
 #include <iostream>
 #include <string>

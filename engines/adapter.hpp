@@ -1,13 +1,13 @@
 // The engine adapter interface. An adapter loads a fixture's model into a real engine, runs the
 // engine on every sample, converts what it computed into rbdref's canonical conventions (keeping
-// the raw values), and returns an engine output (fixtures/engine_output.hpp). Engines that do not
+// the raw values), and returns an engine output (io/engine_output.hpp). Engines that do not
 // run on this machine skip this interface and write the engine-output file themselves.
 //
 // Adapters are compiled only when their engine's Debian package is found (see engines/CMakeLists.txt);
 // available_adapters() lists those of this build.
 #pragma once
 
-#include "fixtures/engine_output.hpp"
+#include "io/engine_output.hpp"
 #include "fixtures/fixture.hpp"
 
 #include <memory>

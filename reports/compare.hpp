@@ -22,7 +22,7 @@
 #pragma once
 
 #include "checks/check_result.hpp"
-#include "fixtures/engine_output.hpp"
+#include "io/engine_output.hpp"
 #include "fixtures/fixture.hpp"
 
 #include <map>

@@ -4,8 +4,8 @@
 // tolerances are k ε(engine), since the question is whether the engine's values are consistent to
 // the engine's precision.
 #include "checks/properties.hpp"
-#include "fixtures/precision.hpp"
-#include "fixtures/state_io.hpp"
+#include "certify/precision.hpp"
+#include "io/state_io.hpp"
 #include "reports/compare.hpp"
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // `rbdref eval` end to end: the real command on real files. Bad input of every kind gives exit
 // status 2, a message naming the file and the field, and no output file.
-#include "fixtures/evaluate.hpp"
+#include "certify/evaluate.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

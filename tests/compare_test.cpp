@@ -6,7 +6,7 @@
 // must be found (sample, entry, ~8 digits) and fail; bad input of every kind is exit status 2
 // with nothing written.
 #include "fixtures/fixture.hpp"
-#include "fixtures/engine_output.hpp"
+#include "io/engine_output.hpp"
 #include "reports/compare.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Fixture and engine-output formats: round trips, what make_fixture draws, and every kind of bad
 // input (exit status 2 through the real command, the file and field named, no file written).
-#include "fixtures/engine_output.hpp"
+#include "io/engine_output.hpp"
 #include "fixtures/fixture.hpp"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // KDL's RNE (inverse dynamics) and ChainDynParam (H) at double against rbdref at 50 digits.
 // Agreement to ~13 digits shows that both read the URDF the same way (origins, rpy, axes,
 // inertial frames, fixed-joint merging) — the place where engines most often differ.
-#include "fixtures/model_io.hpp"
+#include "io/model_io.hpp"
 #include "reference/crba.hpp"
 #include "reference/rnea.hpp"
 #include "tests/test_util.hpp"

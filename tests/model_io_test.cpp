@@ -1,6 +1,6 @@
 // The model layer: URDF import (fixed-joint merging, inertial rotations, floating base, axis
 // normalization), decimals read at the working precision, and the canonical JSON round trip.
-#include "fixtures/model_io.hpp"
+#include "io/model_io.hpp"
 #include "reference/crba.hpp"
 #include "reference/rnea.hpp"
 #include "tests/test_util.hpp"
