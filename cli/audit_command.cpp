@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <unistd.h>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -35,10 +37,35 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 struct AuditOptions {
-  std::string engines, models, out = "audit-out", data = RBDREF_DATA_DIR;
+  std::string engines, models, out = "audit-out", data;
+  bool engines_given = false, models_given = false;
   std::vector<std::string> tol;
   bool update_golden = false;
 };
+
+// The data folder (models/manifest.json, golden/): --data, else the source tree's fixtures/ this
+// binary was built from, else beside the binary (build/cli/rbdref -> ../../fixtures, an installed
+// bin/rbdref -> ../share/rbdref/fixtures), so a moved or installed binary still finds its models.
+std::string find_data_dir(const std::string& given) {
+  if (!given.empty()) return given;
+  std::vector<std::string> candidates{RBDREF_DATA_DIR};
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::string dir(exe);
+    dir = dir.substr(0, dir.find_last_of('/'));
+    candidates.push_back(dir + "/../../fixtures");
+    candidates.push_back(dir + "/../share/rbdref/fixtures");
+    candidates.push_back(dir + "/fixtures");
+  }
+  struct stat st;
+  for (const std::string& c : candidates)
+    if (::stat((c + "/models/manifest.json").c_str(), &st) == 0) return c;
+  std::string tried;
+  for (const std::string& c : candidates) tried += (tried.empty() ? "" : ", ") + c;
+  throw InputError("--data", "", "no models/manifest.json found (tried " + tried + "); give the data folder with --data DIR");
+}
 
 struct ManifestEntry {
   std::string name, file;
@@ -57,9 +84,19 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// mkdir -p: every missing parent too; an existing non-folder is an error.
 void make_dir(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
-    throw InputError(path, "", "cannot create the output folder");
+  for (size_t k = 1; k <= path.size(); ++k) {
+    if (k < path.size() && path[k] != '/') continue;
+    const std::string part = path.substr(0, k);
+    struct stat st;
+    if (::stat(part.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) throw InputError(path, "", "cannot create the output folder: " + part + " is not a folder");
+      continue;
+    }
+    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
+      throw InputError(path, "", "cannot create the output folder " + part + " (" + std::strerror(errno) + ")");
+  }
 }
 
 std::vector<ManifestEntry> read_manifest(const std::string& path) {
@@ -121,7 +158,12 @@ std::string diagnosis(const Report& r) {
 }
 
 int run_audit(const AuditOptions& o) {
-  const std::string models_dir = o.data + "/models", golden_dir = o.data + "/golden";
+  if (o.engines_given && split(o.engines).empty())
+    throw InputError("--engines", "", "expected a comma-separated list of engine names, got nothing (omit --engines for every engine)");
+  if (o.models_given && split(o.models).empty())
+    throw InputError("--models", "", "expected a comma-separated list of model names, got nothing (omit --models for every model)");
+  const std::string data = find_data_dir(o.data);
+  const std::string models_dir = data + "/models", golden_dir = data + "/golden";
   std::vector<ManifestEntry> manifest = read_manifest(models_dir + "/manifest.json");
   if (!o.models.empty()) {
     std::vector<ManifestEntry> pick;
@@ -148,6 +190,16 @@ int run_audit(const AuditOptions& o) {
     }
     adapters = std::move(pick);
   }
+  // An audit that audits nothing is not a pass.
+  if (!not_built.empty()) {
+    std::string names;
+    for (const std::string& n : not_built) names += (names.empty() ? "" : ", ") + n;
+    throw InputError("--engines", "", "no adapter for " + names + " in this build (its Debian package was not found when rbdref was built; "
+                                          "install it with scripts/setup.sh and rebuild); available: " +
+                                          [&] { std::string a; for (auto& x : available_adapters()) a += (a.empty() ? "" : ", ") + x->name(); return a.empty() ? std::string("none") : a; }());
+  }
+  if (adapters.empty()) throw InputError("--engines", "", "this build has no engine adapter: nothing to audit (install libmujoco-dev and rebuild)");
+  if (manifest.empty()) throw InputError(models_dir + "/manifest.json", "models", "expected at least one model: nothing to audit");
   Tolerances tol_template;
   for (const std::string& t : o.tol) {
     const size_t eq = t.find('=');
@@ -170,9 +222,10 @@ int run_audit(const AuditOptions& o) {
   size_t step = 0;
 
   for (const ManifestEntry& me : manifest) {
-    UrdfOptions uo;
+    LoadOptions uo;
     uo.floating_base = me.floating_base;
-    const LoadedModel lm = load_model(models_dir + "/" + me.file, uo);
+    LoadedModel lm = load_model(models_dir + "/" + me.file, uo);
+    lm.file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
     // Golden fixture: reuse when it still describes this model; else make one.
     const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
     std::string fixture_file = golden;
@@ -287,13 +340,17 @@ int run_audit(const AuditOptions& o) {
 Run add_audit(CLI::App& app) {
   auto o = std::make_shared<AuditOptions>();
   CLI::App* sub = app.add_subcommand("audit", "Audit every available engine on every bundled model: fixtures, engines, compare, checks, reports");
-  sub->add_option("--engines", o->engines, "Comma-separated engines (default: every adapter of this build)");
-  sub->add_option("--models", o->models, "Comma-separated bundled model names (default: all in the manifest)");
+  CLI::Option* eng = sub->add_option("--engines", o->engines, "Comma-separated engines (default: every adapter of this build)");
+  CLI::Option* mod = sub->add_option("--models", o->models, "Comma-separated bundled model names (default: all in the manifest)");
   sub->add_option("--out", o->out, "Output folder (default audit-out)");
-  sub->add_option("--data", o->data, "Folder holding models/manifest.json and golden/ (default: the source tree's fixtures/)");
+  sub->add_option("--data", o->data, "Folder holding models/manifest.json and golden/ (default: the source tree's fixtures/, else found beside the binary)");
   sub->add_option("--tol", o->tol, "Tolerance override QUANTITY=RELATIVE_ERROR (repeatable)");
   sub->add_flag("--update-golden", o->update_golden, "Regenerate the golden fixtures in DATA/golden instead of reusing them");
-  return [o] { return run_audit(*o); };
+  return [o, eng, mod] {
+    o->engines_given = eng->count() > 0;
+    o->models_given = mod->count() > 0;
+    return run_audit(*o);
+  };
 }
 
 }  // namespace rbd::cli

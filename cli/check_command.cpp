@@ -22,6 +22,8 @@ struct CheckOptions {
 };
 
 int run_check(const CheckOptions& o) {
+  check_distinct_paths({o.engine_output}, {{"--report", o.report}});
+  if (!o.report.empty()) check_output_path(o.report);
   const EngineOutput e = read_engine_output_file(o.engine_output);
   Report r;
   r.engine = e.engine;

@@ -5,11 +5,29 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/model_io.hpp"
+
 #include <functional>
+#include <memory>
+#include <string>
 
 namespace rbd::cli {
 
 using Run = std::function<int()>;
+
+// The options every command that loads a model takes: --floating-base and --inertia.
+struct ModelOptions {
+  bool floating_base = false;
+  std::string inertia = "accept";
+  void add_to(CLI::App* sub);
+  LoadOptions load_options() const;  // InputError naming --inertia on a bad value
+};
+
+// Prints a loaded model's warnings to stderr, one per line, prefixed by the command name.
+void print_model_warnings(const char* command, const LoadedModel& lm);
+
+// An unsigned 64-bit integer option given as decimal digits (no sign, no wrap-around).
+std::uint64_t parse_seed(const std::string& text, const std::string& option);
 
 Run add_eval(CLI::App& app);     // eval_command.cpp
 Run add_convert(CLI::App& app);  // convert_command.cpp

@@ -23,7 +23,11 @@ struct CompareOptions {
 };
 
 int run_compare(const CompareOptions& o) {
-  // Everything that can be bad input is read and validated before anything is written.
+  // Everything that can be bad input is read and validated before anything is written; no output
+  // may alias an input or the other output.
+  check_distinct_paths({o.fixture, o.engine_output}, {{"--report", o.report}, {"--junit", o.junit}});
+  check_output_path(o.report);
+  if (!o.junit.empty()) check_output_path(o.junit);
   const Fixture f = read_fixture_file(o.fixture);
   const EngineOutput e = read_engine_output_file(o.engine_output);
   Tolerances tol = Tolerances::defaults(e.epsilon(o.engine_output));
@@ -32,15 +36,10 @@ int run_compare(const CompareOptions& o) {
 
   const std::string json_text = report_to_json(r).dump(2) + "\n";
   const std::string xml_text = o.junit.empty() ? "" : reports_to_junit({r});
+  // Each output replaces its file atomically; a failure of the second leaves the first complete
+  // (never a file deleted that was not finished being replaced).
   write_file_atomic(o.report, json_text);
-  if (!o.junit.empty()) {
-    try {
-      write_file_atomic(o.junit, xml_text);
-    } catch (const InputError&) {
-      std::remove(o.report.c_str());  // both outputs or neither
-      throw;
-    }
-  }
+  if (!o.junit.empty()) write_file_atomic(o.junit, xml_text);
   std::cout << report_summary(r) << "wrote " << o.report << (o.junit.empty() ? "" : " and " + o.junit) << "\n";
   return r.passed ? 0 : 1;
 }

@@ -14,19 +14,24 @@ namespace rbd::cli {
 Run add_convert(CLI::App& app) {
   struct Options {
     std::string model, out;
-    bool floating_base = false;
+    ModelOptions mo;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("convert", "Write the canonical rbdref.model JSON of a URDF or JSON model");
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
-  sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent");
-  sub->add_flag("--floating-base", o->floating_base, "URDF: attach the root link to the world by a free joint");
+  sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'");
+  o->mo.add_to(sub);
   return [o] {
-    UrdfOptions uo;
-    uo.floating_base = o->floating_base;
-    const LoadedModel lm = load_model(o->model, uo);
-    const std::string text = model_to_json(lm.desc).dump(2) + "\n";
-    if (o->out.empty()) std::cout << text;
+    check_distinct_paths({o->model}, {{"--out", o->out}});
+    if (!o->out.empty() && o->out != "-") check_output_path(o->out);
+    const LoadedModel lm = load_model(o->model, o->mo.load_options());
+    json doc = model_to_json(lm.desc);
+    // What the import ignored or found, beside the model (not part of it: the reader skips it).
+    const std::vector<std::string> w = lm.warnings();
+    if (!w.empty()) doc["import_notes"] = w;
+    const std::string text = doc.dump(2) + "\n";
+    print_model_warnings("convert", lm);
+    if (o->out.empty() || o->out == "-") std::cout << text;
     else write_file_atomic(o->out, text);
     return 0;
   };

@@ -18,7 +18,7 @@ namespace {
 
 struct EvalOptions {
   std::string model, state, precision = "bin50", out;
-  bool floating_base = false;
+  ModelOptions mo;
 };
 
 // Output documents keep their keys in the documented order (format and version first).
@@ -40,11 +40,12 @@ int run_eval(const EvalOptions& o) {
   if (!p)
     throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
                                             o.precision + "'");
-  UrdfOptions uo;
-  uo.floating_base = o.floating_base;
-  const LoadedModel lm = load_model(o.model, uo);
+  check_distinct_paths({o.model, o.state}, {{"--out", o.out}});
+  if (!o.out.empty() && o.out != "-") check_output_path(o.out);
+  const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = build_model<double>(lm.desc);
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
+  check_angles_reducible(layout, state, *p, o.state);
 
   Evaluation ev = evaluate(*p, lm.desc, state);
   const Precision pc = p->check();
@@ -58,7 +59,8 @@ int run_eval(const EvalOptions& o) {
   doc["version"] = 1;
   doc["generator"] = {{"rbdref_version", "0.1.0"}};
   doc["model"] = {{"file", lm.file}, {"sha256", lm.sha256}, {"kind", lm.kind}, {"name", lm.desc.name},
-                  {"nb", layout.NB}, {"nq", layout.nq}, {"nv", layout.nv}, {"floating_base", o.floating_base}};
+                  {"nb", layout.NB}, {"nq", layout.nq}, {"nv", layout.nv}, {"floating_base", o.mo.floating_base},
+                  {"inertia_policy", inertia_policy_name(lm.inertia)}, {"warnings", lm.warnings()}};
   doc["state"] = {{"file", o.state}, {"defaulted_to_zero", state.defaulted}};
   doc["precision"] = p->name();
   doc["check_precision"] = pc.name();
@@ -97,7 +99,8 @@ int run_eval(const EvalOptions& o) {
   doc["checks"] = jc;
 
   const std::string text = doc.dump(2) + "\n";
-  if (o.out.empty()) {
+  print_model_warnings("eval", lm);
+  if (o.out.empty() || o.out == "-") {
     std::cout << text;
   } else {
     write_file_atomic(o.out, text);
@@ -124,8 +127,8 @@ Run add_eval(CLI::App& app) {
   sub->add_option("--state", o->state, "State file: JSON with q, qd, qdd, tau")->required();
   sub->add_option("--precision", o->precision,
                   "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
-  sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout");
-  sub->add_flag("--floating-base", o->floating_base, "URDF: attach the root link to the world by a free joint");
+  sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)");
+  o->mo.add_to(sub);
   return [o] { return run_eval(*o); };
 }
 

@@ -14,10 +14,9 @@ namespace rbd::cli {
 namespace {
 
 struct FixtureOptions {
-  std::string model, precision = "bin50", out;
+  std::string model, precision = "bin50", out, seed = "1";
   int samples = 8;
-  std::uint64_t seed = 1;
-  bool floating_base = false;
+  ModelOptions mo;
 };
 
 int run_fixture(const FixtureOptions& o) {
@@ -26,10 +25,12 @@ int run_fixture(const FixtureOptions& o) {
     throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got '" +
                                             o.precision + "'");
   if (o.samples < 1 || o.samples > 100000) throw InputError("--samples", "", "expected 1..100000");
-  UrdfOptions uo;
-  uo.floating_base = o.floating_base;
-  const LoadedModel lm = load_model(o.model, uo);
-  const Fixture f = make_fixture(lm, o.samples, o.seed, *p);
+  const std::uint64_t seed = parse_seed(o.seed, "--seed");
+  check_distinct_paths({o.model}, {{"--out", o.out}});
+  check_output_path(o.out);
+  const LoadedModel lm = load_model(o.model, o.mo.load_options());
+  print_model_warnings("fixture", lm);
+  const Fixture f = make_fixture(lm, o.samples, seed, *p);
   write_file_atomic(o.out, fixture_to_json(f).dump(1) + "\n");
   int worst = f.digits;
   for (const Sample& s : f.samples)
@@ -47,10 +48,10 @@ Run add_fixture(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("fixture", "Make a golden fixture: samples of a model with certified reference values");
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
   sub->add_option("--samples", o->samples, "Number of samples (default 8)");
-  sub->add_option("--seed", o->seed, "Seed of the sample generator (default 1)");
+  sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
   sub->add_option("--precision", o->precision, "Precision of the reference values (default bin50)");
   sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required();
-  sub->add_flag("--floating-base", o->floating_base, "URDF: attach the root link to the world by a free joint");
+  o->mo.add_to(sub);
   return [o] { return run_fixture(*o); };
 }
 

@@ -3,10 +3,44 @@
 #include "cli/commands.hpp"
 #include "io/io_util.hpp"
 
+#include <cerrno>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace rbd::cli {
+
+void ModelOptions::add_to(CLI::App* sub) {
+  sub->add_flag("--floating-base", floating_base, "URDF: attach the root link to the world by a free joint");
+  sub->add_option("--inertia", inertia,
+                  "Inertias that break a physical bound beyond the rounding of their digits: accept (compute with them as "
+                  "given, report them; default) or strict (reject the model)");
+}
+
+LoadOptions ModelOptions::load_options() const {
+  LoadOptions lo;
+  lo.floating_base = floating_base;
+  if (!inertia_policy_from_name(inertia, lo.inertia))
+    throw InputError("--inertia", "", "expected accept or strict, got '" + inertia + "'");
+  return lo;
+}
+
+void print_model_warnings(const char* command, const LoadedModel& lm) {
+  for (const std::string& w : lm.warnings()) std::cerr << "rbdref " << command << ": warning: " << lm.file << ": " << w << "\n";
+}
+
+std::uint64_t parse_seed(const std::string& text, const std::string& option) {
+  const bool digits = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+  errno = 0;
+  const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+  if (!digits || errno == ERANGE)
+    throw InputError(option, "", "expected an integer from 0 to 18446744073709551615, got '" + text + "'");
+  return v;
+}
+
+}  // namespace rbd::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"rbdref: reference values for rigid-body dynamics engines, with certified digits"};

@@ -30,25 +30,130 @@ Xform<T> origin_xform(const OriginDesc& o, const std::string& where) {
   return Xform<T>(Mat3<T>(R.transpose()), p);
 }
 
-// Checks a rotational inertia about the COM: principal moments non-negative (positive
-// semi-definite; zero for a point mass) and meeting the triangle inequality.
+// Principal moments (ascending) of a rotational inertia about the COM and by how much it breaks
+// the physical bounds: neg = max(0, -λ0) (positive semi-definite), tri = max(0, λ2 - λ0 - λ1)
+// (triangle inequality; with λ ascending the other two orderings follow).
 template <class T>
-void check_inertia(const T& m, const Mat3<T>& Ic, const std::string& where) {
-  using std::abs;
+struct InertiaBounds {
+  Vec3<T> l;
+  T violation;  // max(neg, tri)
+  T score;      // max(neg, tri / 3): compared with the rounding bound ‖δI‖_F (λ0 moves by at most
+                // ‖δI‖₂ ≤ ‖δI‖_F; λ0 + λ1 - λ2 by at most three times that)
+  bool triangle = false;  // the larger of the two is the triangle inequality
+};
+
+template <class T>
+InertiaBounds<T> inertia_bounds(const Mat3<T>& Ic) {
   Eigen::SelfAdjointEigenSolver<Mat3<T>> es(Ic, Eigen::EigenvaluesOnly);
-  const Vec3<T> l = es.eigenvalues();  // ascending
-  const T scale = abs(l(0)) + abs(l(1)) + abs(l(2));
-  const T tol = scale * T(1) / T(1000000000000LL);  // 1e-12 relative, for moments typed to 12+ digits
-  // Principal moments must be non-negative. Zero moments are accepted: a point mass (all zero)
-  // and a thin rod (one zero) are the limits of real bodies, and whether H stays
-  // positive-definite is a property of the whole model, reported as data by the algorithms.
-  if (l(0) < -tol || !is_finite(l(0)))
-    throw ModelError(where + ".inertial.I", std::string("rotational inertia is not positive-definite") +
-                                                (m > T(0) ? "" : " (massless body)") + ": smallest principal moment " +
-                                                to_decimal(l(0), 6));
-  if (l(0) + l(1) < l(2) - tol)
-    throw ModelError(where + ".inertial.I", "principal moments " + to_decimal(l(0), 6) + ", " + to_decimal(l(1), 6) +
-                                                ", " + to_decimal(l(2), 6) + " break the triangle inequality");
+  InertiaBounds<T> b;
+  b.l = es.eigenvalues();
+  const T neg = b.l(0) < T(0) ? T(-b.l(0)) : T(0);
+  const T tri = b.l(2) - b.l(0) - b.l(1) > T(0) ? T(b.l(2) - b.l(0) - b.l(1)) : T(0);
+  b.triangle = tri > neg;
+  b.violation = b.triangle ? tri : neg;
+  b.score = tri / T(3) > neg ? T(tri / T(3)) : neg;
+  return b;
+}
+
+// Rotational inertia about the COM of a spatial inertia (body frame): Ic = Ī - m c× c×ᵀ with
+// h = m c read off the upper-right block; Ī itself when m = 0.
+template <class T>
+Mat3<T> com_inertia(const Inertia<T>& I) {
+  const T m = I.mass();
+  const Mat3<T> Ibar = I.M.template block<3, 3>(0, 0);
+  if (!(m > T(0))) return Ibar;
+  const Mat3<T> Hx = skew<T>(I.first_moment());
+  return Ibar - Hx * Hx.transpose() / m;
+}
+
+// The rounding the six written entries of an inertia may carry, as a Frobenius-norm bound on
+// the perturbation of the matrix: ‖δI‖_F ≤ sqrt(Σ u_kk² + 2 Σ u_kl²). Eigenvalues move by at
+// most ‖δI‖₂ ≤ ‖δI‖_F (Weyl), whatever rotation (rpy) the inertia is given in.
+inline double written_rounding(const InertialDesc& in) {
+  double s = 0;
+  for (int k = 0; k < 6; ++k) {
+    const double u = in.I[k].half_unit();
+    s += (k < 3 ? 1.0 : 2.0) * u * u;
+  }
+  return std::sqrt(s);
+}
+
+template <class T>
+std::string moments_text(const InertiaBounds<T>& b) {
+  return to_decimal(b.l(0), 6) + ", " + to_decimal(b.l(1), 6) + ", " + to_decimal(b.l(2), 6);
+}
+
+template <class T>
+std::string violation_text(const InertiaBounds<T>& b) {
+  return b.triangle ? "principal moments " + moments_text(b) + " (about the COM) break the triangle inequality: λ0 + λ1 < λ2 by " +
+                          to_decimal(b.violation, 3)
+                    : "rotational inertia about the COM is not positive semi-definite: principal moments " + moments_text(b);
+}
+
+inline std::string inertial_field(const BodyDesc& bd) {
+  return bd.inertial_where.empty() ? bd.where + ".inertial" : bd.inertial_where;
+}
+
+inline std::string fixed_joint_text(const BodyDesc& bd) {
+  return bd.where.rfind("joint '", 0) == 0 ? "fixed " + bd.where : "fixed joint '" + bd.joint.name + "' (" + bd.where + ")";
+}
+
+// "link 'a' <inertial> (line 3)" + mass -> "link 'a' <inertial> (line 3) <mass>";
+// "bodies[2].inertial" + mass -> "bodies[2].inertial.mass".
+inline std::string sub_field(const std::string& base, const std::string& name) {
+  return !base.empty() && base.back() == ')' ? base + " <" + name + ">" : base + "." + name;
+}
+
+// The physics findings on inertias (ModelNote), after merging: each body of the model is checked
+// as the dynamics sees it: max(neg, tri / 3) against the rounding of the written digits of every
+// link merged into it (Σ ‖u‖_F) plus the arithmetic's own (100 ε_T λmax). Links whose own inertial breaks a bound
+// are named as such when the body they are merged into is physical (or when they are welded to
+// the fixed base, where they have no effect).
+template <class T>
+void notes_on_inertias(Model<T>& model, const ModelDesc& desc, const std::vector<int>& host,
+                       const std::vector<std::string>& via, const std::vector<double>& rounding,
+                       const std::vector<T>& link_violation, const std::vector<std::string>& link_text) {
+  using std::abs;
+  const int nd = static_cast<int>(desc.bodies.size());
+  std::vector<std::vector<int>> parts(model.NB);
+  for (int b = 0; b < nd; ++b)
+    if (host[b] >= 0) parts[host[b]].push_back(b);
+  const T noise_k = T(100) * epsilon<T>();
+  for (int i = 0; i < model.NB; ++i) {
+    const InertiaBounds<T> mb = inertia_bounds<T>(com_inertia<T>(model.I[i]));
+    const T lmax = abs(mb.l(2)) > abs(mb.l(0)) ? T(abs(mb.l(2))) : T(abs(mb.l(0)));
+    T tol = noise_k * lmax;
+    for (int b : parts[i]) tol += T(rounding[b]);
+    const BodyDesc& own = desc.bodies[parts[i].front()];  // the body's own link comes first
+    std::string field = inertial_field(own);
+    if (parts[i].size() > 1) {
+      field = "body '" + model.body_name[i] + "' (" + inertial_field(own);
+      for (size_t k = 1; k < parts[i].size(); ++k) {
+        const BodyDesc& bd = desc.bodies[parts[i][k]];
+        field += " merged with " + inertial_field(bd) + " through " + via[parts[i][k]];
+      }
+      field += ")";
+    }
+    if (mb.score > tol) {
+      model.notes.push_back({ModelNote::NonPhysical, field,
+                             violation_text<T>(mb) + ", beyond the rounding of the written digits (" + to_decimal(tol, 2) + ")"});
+    } else if (mb.score > noise_k * lmax) {
+      model.notes.push_back({ModelNote::RoundingLevel, field,
+                             violation_text<T>(mb) + ", within the rounding of the written digits (" + to_decimal(tol, 2) +
+                                 "): accepted as rounding"});
+    }
+    if (parts[i].size() > 1 && !(mb.score > tol))
+      for (int b : parts[i]) {
+        if (link_violation[b] > T(rounding[b]))
+          model.notes.push_back({ModelNote::NonPhysicalLink, inertial_field(desc.bodies[b]),
+                                 link_text[b] + "; the body '" + model.body_name[i] +
+                                     "' it is merged into (what the dynamics sees) is physical"});
+      }
+  }
+  for (int b = 0; b < nd; ++b)
+    if (host[b] < 0 && link_violation[b] > T(rounding[b]))
+      model.notes.push_back({ModelNote::NonPhysicalLink, inertial_field(desc.bodies[b]),
+                             link_text[b] + "; welded to the fixed base through " + via[b] + ", it has no effect on the dynamics"});
 }
 
 }  // namespace detail
@@ -58,13 +163,21 @@ Model<T> build_model(const ModelDesc& desc) {
   using detail::vec3;
   Model<T> model;
   model.name = desc.name;
-  model.gravity = vec3<T>(desc.gravity);
+  try {
+    model.gravity = vec3<T>(desc.gravity);
+  } catch (const std::invalid_argument& e) {
+    throw ModelError("gravity", e.what());
+  }
 
   const int nd = static_cast<int>(desc.bodies.size());
   std::vector<int> host(nd);          // model body carrying each described body (-1 = base)
   std::vector<Xform<T>> Xhost(nd);    // frame of the described body from its host's frame
+  std::vector<std::string> via(nd);  // fixed joints a described body was merged through
+  std::vector<double> rounding(nd);  // written_rounding of each described body's inertia
+  std::vector<T> link_violation(nd);
+  std::vector<std::string> link_text(nd);
 
-  for (int b = 0; b < nd; ++b) {
+  auto build_body = [&](int b) {
     const BodyDesc& bd = desc.bodies[b];
     if (bd.parent < -1 || bd.parent >= b)
       throw ModelError(bd.where + ".parent", "must name an earlier body (regular numbering, λ(i) < i)");
@@ -78,24 +191,36 @@ Model<T> build_model(const ModelDesc& desc) {
     // Inertia in the body frame: mcI with Ic = R I Rᵀ.
     const InertialDesc& in = bd.inertial;
     const T m = in.mass.as<T>();
-    if (m < T(0)) throw ModelError(bd.where + ".inertial.mass", "negative mass");
+    if (m < T(0)) throw ModelError(detail::sub_field(detail::inertial_field(bd), "mass"), "negative mass");
     Mat3<T> Ii;
     const T ixx = in.I[0].as<T>(), iyy = in.I[1].as<T>(), izz = in.I[2].as<T>();
     const T ixy = in.I[3].as<T>(), ixz = in.I[4].as<T>(), iyz = in.I[5].as<T>();
     Ii << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
     const Mat3<T> R = rpy_to_R<T>(in.rpy[0].as<T>(), in.rpy[1].as<T>(), in.rpy[2].as<T>());
     const Mat3<T> Ic = R * Ii * R.transpose();
-    detail::check_inertia<T>(m, Ic, bd.where);
+    rounding[b] = detail::written_rounding(in);
+    {
+      using std::abs;
+      const detail::InertiaBounds<T> lb = detail::inertia_bounds<T>(Ic);
+      // Violations at the level of the arithmetic's own rounding are no finding.
+      const T lmax = abs(lb.l(2)) > abs(lb.l(0)) ? T(abs(lb.l(2))) : T(abs(lb.l(0)));
+      const bool beyond_noise = lb.score > T(100) * epsilon<T>() * lmax;
+      link_violation[b] = beyond_noise ? lb.score : T(0);
+      if (beyond_noise) link_text[b] = detail::violation_text<T>(lb);
+      if (!is_finite(lb.l(0)) || !is_finite(lb.l(2)))
+        throw ModelError(detail::sub_field(detail::inertial_field(bd), "inertia"), "inertia is not finite");
+    }
     const Inertia<T> Ib = Inertia<T>::mcI(m, vec3<T>(in.com), Ic);
 
     if (bd.joint.type == JointType::Fixed) {
       host[b] = ph;
       Xhost[b] = XtHost;
+      via[b] = (p >= 0 && !via[p].empty() ? via[p] + ", " : std::string()) + detail::fixed_joint_text(bd);
       if (ph >= 0) {
         model.I[ph].M += transform_inertia_to_parent<T>(XtHost, Ib.M);
         model.merged.push_back({bd.name, ph, XtHost});
       }
-      continue;
+      return;
     }
 
     Joint<T> jt;
@@ -111,8 +236,9 @@ Model<T> build_model(const ModelDesc& desc) {
       Vec3<T> u;
       if (bd.joint.plane_x) {
         u = vec3<T>(*bd.joint.plane_x);
-        u -= jt.axis * jt.axis.dot(u);  // its component in the plane
-        if (!(u.norm() > an * T(1) / T(1000000)))
+        const T un = u.norm();
+        u -= jt.axis * jt.axis.dot(u);  // its component in the plane (jt.axis is unit)
+        if (!(u.norm() > un * T(1) / T(1000000)))  // relative to |plane_x|: its length is free
           throw ModelError(bd.where + ".joint.plane_x", "must not be parallel to the axis");
       } else {
         // Fixed choice: the unit coordinate axis least aligned with n, projected into the plane.
@@ -148,7 +274,16 @@ Model<T> build_model(const ModelDesc& desc) {
     }
     model.nq += model.nqi[i];
     model.nv += model.nvi[i];
+  };
+  for (int b = 0; b < nd; ++b) {
+    const BodyDesc& bd = desc.bodies[b];
+    try {
+      build_body(b);
+    } catch (const std::invalid_argument& e) {  // Num::as: a number T cannot represent
+      throw ModelError(bd.where, std::string(e.what()) + " (a number of this body cannot be represented at the working precision)");
+    }
   }
+  detail::notes_on_inertias<T>(model, desc, host, via, rounding, link_violation, link_text);
   return model;
 }
 

@@ -12,8 +12,10 @@
 //   qLDiagSqrtInv (nv) 1 / sqrt(D_ii)
 //
 // mj_factorI performs exactly the operations of ltdl (ltdl.hpp) in the same order, so the two
-// give bit-identical factors for every scalar:
+// give bit-identical factors for every scalar when every pivot is at least mjMINVAL (1e-15);
+// below it MuJoCo clamps the pivot to mjMINVAL and goes on, and so does this reference:
 //   for k = nv-1..0:
+//     if M(k,k) < mjMINVAL: M(k,k) = mjMINVAL        (mjWARN_INERTIA)
 //     i = λ(k)
 //     while i ≠ -1:
 //       tmp = M(k,i) / M(k,k)                         (region 2a)
@@ -43,9 +45,17 @@ struct MjFactor {
   std::vector<T> qLD;            // (nM)
   std::vector<T> qLDiagInv;      // (nv)
   std::vector<T> qLDiagSqrtInv;  // (nv)
-  bool ok = true;                // every D_kk > 0
-  int failed_at = -1;
+  bool ok = true;                // every D_kk ≥ mjMINVAL (no pivot clamped)
+  int failed_at = -1;            // the first DoF (k = nv-1 .. 0) whose pivot was clamped
+  std::vector<int> clamped;      // every DoF whose pivot was clamped (MuJoCo's mjWARN_INERTIA)
 };
+
+// MuJoCo's mjMINVAL (mjtnum.h, double build): the smallest pivot mj_factorI keeps. The constant
+// is the double nearest 1e-15, exactly as MuJoCo compares with it, widened to T without rounding.
+template <class T>
+T mj_minval() {
+  return T(1e-15);
+}
 
 // Packs a dense symmetric H into qM (reads the lower triangle).
 template <class T>
@@ -81,10 +91,15 @@ MjFactor<T> mj_factorI(const MjLayout& m, const std::vector<T>& qM) {
   const int nv = static_cast<int>(m.dof_Madr.size());
   for (int k = nv - 1; k >= 0; --k) {
     const int Madr_kk = m.dof_Madr[k];
-    if (!(qLD[Madr_kk] > T(0))) {  // MuJoCo clamps here; the reference reports it
+    // MuJoCo's rule: a pivot below mjMINVAL (zero, negative, or tiny) is replaced by mjMINVAL
+    // with the warning mjWARN_INERTIA, and the factorization goes on; reproduced here so that
+    // "identical numbers" holds on degenerate H as well. The clamp is reported (ok, clamped).
+    // A NaN pivot compares false and is clamped too, as in MuJoCo.
+    if (!(qLD[Madr_kk] >= mj_minval<T>())) {
+      if (f.ok) f.failed_at = k;
       f.ok = false;
-      f.failed_at = k;
-      break;
+      f.clamped.push_back(k);
+      qLD[Madr_kk] = mj_minval<T>();
     }
     int Madr_ki = Madr_kk + 1;
     for (int i = m.dof_parentid[k]; i >= 0; i = m.dof_parentid[i], ++Madr_ki) {
@@ -98,12 +113,10 @@ MjFactor<T> mj_factorI(const MjLayout& m, const std::vector<T>& qM) {
   }
   f.qLDiagInv.resize(nv);
   f.qLDiagSqrtInv.resize(nv);
-  if (f.ok) {
-    for (int i = 0; i < nv; ++i) {
-      const T qLDi = qLD[m.dof_Madr[i]];
-      f.qLDiagInv[i] = T(1) / qLDi;
-      f.qLDiagSqrtInv[i] = T(1) / sqrt(qLDi);
-    }
+  for (int i = 0; i < nv; ++i) {  // every pivot is ≥ mjMINVAL > 0 here
+    const T qLDi = qLD[m.dof_Madr[i]];
+    f.qLDiagInv[i] = T(1) / qLDi;
+    f.qLDiagSqrtInv[i] = T(1) / sqrt(qLDi);
   }
   return f;
 }

@@ -1,6 +1,7 @@
 #include "reference/mj_factor.hpp"
 #include "reference/model.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -61,6 +62,20 @@ std::string Num::str() const {
     if (std::strtod(buf, nullptr) == value) break;
   }
   return buf;
+}
+
+double Num::half_unit() const {
+  if (is_double) return std::fabs(value) * 0x1p-53;
+  return decimal_half_unit(text);
+}
+
+const char* note_kind_name(ModelNote::Kind k) {
+  switch (k) {
+    case ModelNote::RoundingLevel: return "rounding_level";
+    case ModelNote::NonPhysicalLink: return "non_physical_link";
+    case ModelNote::NonPhysical: return "non_physical";
+  }
+  return "?";
 }
 
 MjLayout mj_layout(const std::vector<int>& dof_parentid) {

@@ -29,6 +29,9 @@ struct Num {
 
   static Num decimal(std::string t) { Num n; n.text = std::move(t); return n; }
   static Num exact(double v) { Num n; n.value = v; n.is_double = true; return n; }
+  // The rounding the number may carry as written: half a unit in its last decimal digit, or half
+  // an ulp of an exact double (decimal_half_unit; a written zero is exact).
+  double half_unit() const;
   template <class T>
   T as() const { return is_double ? T(value) : from_decimal<T>(text); }
   // The text as written, or the shortest decimal that reads back as the same double.
@@ -68,14 +71,34 @@ struct BodyDesc {
   JointDesc joint;     // joint between parent and this body
   OriginDesc origin;   // joint frame in the parent body's frame (Xtree)
   InertialDesc inertial;
-  std::string where;   // field path for messages, e.g. "bodies[3]" or "link 'forearm'"
+  std::string where;   // field path for messages, e.g. "bodies[3]" or "joint 'elbow' (line 40)"
+  std::string inertial_where;  // where the inertial was written, e.g. "bodies[3].inertial" or
+                               // "link 'forearm' <inertial> (line 31)"; `where` + ".inertial" if empty
 };
 
 struct ModelDesc {
   std::string name;
   std::vector<BodyDesc> bodies;  // parent index < own index
   Num3 gravity{Num::exact(0), Num::exact(0), Num::decimal("-9.81")};
+  // What the reader ignored or changed on the way in (a URDF's mimic joints, transmissions, ...),
+  // one sentence each, naming the element. Not part of the canonical model (nor of its hash).
+  std::vector<std::string> import_notes;
 };
+
+// A finding about the physics of the model that is not an error: an inertia that breaks a
+// physical bound, within the rounding of its written digits or beyond it. build_model records
+// them; the loader (io/model_io.hpp) applies the inertia policy (strict rejects NonPhysical).
+struct ModelNote {
+  enum Kind {
+    RoundingLevel,    // a bound broken by less than the rounding of the written digits: accepted
+    NonPhysicalLink,  // a link's own inertial breaks a bound, but the body it is merged into
+                      // (what the dynamics sees) is physical: a warning under every policy
+    NonPhysical,      // a body of the model (after fixed-joint merging) breaks a bound
+  } kind;
+  std::string field;    // as the user wrote it: "link 'trunk' <inertial> (line 12)", "bodies[2].inertial"
+  std::string message;  // what is wrong, with the numbers
+};
+const char* note_kind_name(ModelNote::Kind k);
 
 template <class T>
 struct Model {
@@ -95,6 +118,7 @@ struct Model {
   // Bodies of the description merged into each body through fixed joints, with their frames.
   struct Merged { std::string name; int body; Xform<T> X; };  // X = frame of `name` from body's frame
   std::vector<Merged> merged;
+  std::vector<ModelNote> notes;      // physics findings that are not errors (see ModelNote)
 
   // Gravity as a spatial acceleration of the base, a_g = [0; g]; algorithms use a_0 = -a_g.
   Motion<T> a_grav() const { return Motion<T>(Vec3<T>::Zero(), gravity); }
@@ -104,8 +128,12 @@ struct Model {
 // applies inertial rotations as R I Rᵀ, and merges bodies attached by fixed joints into their
 // parent (their inertia is added, their children re-attached with the composed Xtree).
 // Validates as it goes and throws ModelError naming the field: parent order, zero axis, planar
-// plane_x parallel to the normal, negative mass, a negative principal moment of inertia (zero
-// moments, as of a point mass, are accepted), principal moments breaking the triangle inequality.
+// plane_x parallel to the normal, negative mass, a number out of the range of T.
+// Inertias are checked on the bodies the dynamics sees (after merging), not on the links as
+// written: principal moments about the COM non-negative and meeting the triangle inequality,
+// with a tolerance of the rounding of the written digits: -λ0 and (λ2 - λ0 - λ1) / 3 against
+// ‖u‖_F (u the half units of the six entries, summed over merged links) + 100 ε_T λmax. Violations are not thrown: they are
+// recorded in Model::notes (RoundingLevel, NonPhysicalLink, NonPhysical) for the loader's policy.
 template <class T>
 Model<T> build_model(const ModelDesc& desc);
 

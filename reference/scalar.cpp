@@ -2,7 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <regex>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -25,9 +25,53 @@ int digits10<mpfr>() {
   return static_cast<int>(mpfr::default_precision());
 }
 
+// A scanner rather than std::regex: this runs on every number of every document (and regex
+// construction and matching dominated fixture reading). Grammar: [+-]? (d+ .? d* | . d+) ([eE] [+-]? d+)?
+// No surrounding spaces: readers of formats where whitespace separates numbers (URDF attributes)
+// split and trim before asking.
 bool is_decimal(const std::string& s) {
-  static const std::regex re(R"(\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*)");
-  return std::regex_match(s, re);
+  size_t i = 0;
+  const size_t n = s.size();
+  auto digit = [&](size_t k) { return k < n && s[k] >= '0' && s[k] <= '9'; };
+  if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t mant = 0;
+  while (digit(i)) ++i, ++mant;
+  if (i < n && s[i] == '.') {
+    ++i;
+    while (digit(i)) ++i, ++mant;
+  }
+  if (mant == 0) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digit(i)) return false;
+    while (digit(i)) ++i;
+  }
+  return i == n;
+}
+
+double decimal_half_unit(const std::string& s) {
+  if (!is_decimal(s)) return 0;
+  // Position of the last written digit relative to the decimal point, and whether any digit is
+  // non-zero (a written zero is exact).
+  size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  long frac_digits = 0;
+  bool after_point = false, nonzero = false;
+  for (; i < s.size() && s[i] != 'e' && s[i] != 'E'; ++i) {
+    if (s[i] == '.') { after_point = true; continue; }
+    if (s[i] != '0') nonzero = true;
+    if (after_point) ++frac_digits;
+  }
+  if (!nonzero) return 0;
+  long exp10 = 0;
+  if (i < s.size()) {
+    const std::string e = s.substr(i + 1);
+    exp10 = e.size() > 6 ? (e[0] == '-' ? -100000 : 100000) : std::strtol(e.c_str(), nullptr, 10);
+  }
+  const long last = exp10 - frac_digits;  // the last written digit has weight 10^last
+  if (last < -400) return 0;
+  if (last > 400) return std::numeric_limits<double>::infinity();
+  return 0.5 * std::pow(10.0, static_cast<double>(last));
 }
 
 namespace {
@@ -61,22 +105,30 @@ long double from_decimal<long double>(const std::string& s) {
 template <>
 float128 from_decimal<float128>(const std::string& s) {
   require_decimal(s);
-  return float128(s);
+  const float128 x(s);
+  if (!is_finite(x)) throw std::invalid_argument("out of range for float128: '" + s + "'");
+  return x;
 }
 template <>
 bin50 from_decimal<bin50>(const std::string& s) {
   require_decimal(s);
-  return bin50(s);
+  const bin50 x(s);
+  if (!is_finite(x)) throw std::invalid_argument("out of range for bin50: '" + s + "'");
+  return x;
 }
 template <>
 bin100 from_decimal<bin100>(const std::string& s) {
   require_decimal(s);
-  return bin100(s);
+  const bin100 x(s);
+  if (!is_finite(x)) throw std::invalid_argument("out of range for bin100: '" + s + "'");
+  return x;
 }
 template <>
 mpfr from_decimal<mpfr>(const std::string& s) {
   require_decimal(s);
-  return mpfr(s);
+  const mpfr x(s);
+  if (!is_finite(x)) throw std::invalid_argument("out of range for this MPFR precision: '" + s + "'");
+  return x;
 }
 
 namespace {

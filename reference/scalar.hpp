@@ -85,8 +85,14 @@ template <>
 int digits10<float128>();
 
 // True for a finite decimal number: optional sign, digits with an optional point, optional
-// exponent ("0.1", "-2.5e-3", "1E+2"; not "inf", "nan", "0x1p3" or "").
+// exponent ("0.1", "-2.5e-3", "1E+2"; not "inf", "nan", "0x1p3", "", nor anything with spaces).
 bool is_decimal(const std::string& text);
+
+// Half a unit in the last written digit of a decimal number: the rounding the text may carry
+// ("0.083" -> 5e-4, "1.25e-3" -> 5e-6). A written zero ("0", "0.000") is exact: 0. Not a decimal:
+// 0. Used to tell violations of physical bounds that are at the level of the input's own rounding
+// from real ones (reference/build_model.hpp).
+double decimal_half_unit(const std::string& text);
 
 // Parses a decimal number ("0.1", "-2.5e-3", "1E+2", "inf" rejected) at the full precision of T,
 // correctly rounded. Throws std::invalid_argument on anything that is not a finite decimal number.

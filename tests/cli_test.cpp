@@ -153,17 +153,31 @@ TEST_F(Cli, BadModelIsRejected) {
                                             joint + "</robot>") +
                  " --state " + st,
              "m.urdf", "<mass> value");
-  // Inertia breaking the triangle inequality (1 + 1 < 3), and one not positive-definite.
-  expect_bad("eval " + write("m.urdf", std::string("<robot><link name='base'/>") +
-                                            R"(<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
-                                            joint + "</robot>") +
-                 " --state " + st,
-             "m.urdf", "triangle inequality");
-  expect_bad("eval " + write("m.urdf", std::string("<robot><link name='base'/>") +
-                                            R"(<link name="a"><inertial><mass value="1"/><inertia ixx="-1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
-                                            joint + "</robot>") +
-                 " --state " + st,
-             "m.urdf", "positive-definite");
+  // Under --inertia strict: an inertia breaking the triangle inequality (1 + 1 < 3, far beyond
+  // the rounding of four written digits), and one not positive semi-definite. The message names
+  // the link's <inertial> and its line, not the joint.
+  const std::string tri = write("tri.urdf", std::string("<robot><link name='base'/>") +
+                                                R"(<link name="a"><inertial><mass value="1"/><inertia ixx="1.000" iyy="1.000" izz="3.000" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
+                                                joint + "</robot>");
+  expect_bad("eval " + tri + " --inertia strict --state " + st, "tri.urdf", "triangle inequality");
+  expect_bad("eval " + tri + " --inertia strict --state " + st, "tri.urdf", "link 'a' <inertial> (line 1)");
+  const std::string neg = write("neg.urdf", std::string("<robot><link name='base'/>") +
+                                                R"(<link name="a"><inertial><mass value="1"/><inertia ixx="-1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>)" +
+                                                joint + "</robot>");
+  expect_bad("eval " + neg + " --inertia strict --state " + st, "neg.urdf", "not positive semi-definite");
+  expect_bad("eval " + neg + " --inertia sloppy --state " + st, "--inertia", "expected accept or strict");
+  // The default policy (accept) computes with them and says so, in the output and on stderr.
+  for (const std::string& m : {tri, neg}) {
+    const CmdResult r = run("eval " + m + " --state " + st + " --out " + path("ok.json"));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(std::ifstream(path("ok.json")));
+    ASSERT_EQ(doc["model"]["warnings"].size(), 1u) << doc["model"].dump();
+    EXPECT_EQ(doc["model"]["warnings"][0].get<std::string>().rfind("non_physical: link 'a' <inertial> (line 1)", 0), 0u)
+        << doc["model"]["warnings"][0];
+    EXPECT_EQ(doc["model"]["inertia_policy"], "accept");
+    fs::remove(path("ok.json"));
+  }
   // Canonical JSON: wrong version, missing field, parent out of order, zero axis.
   const std::string body = R"({"name": "a", "parent": null, "joint": {"type": "revolute", "axis": [0, 0, 1]},
       "inertial": {"mass": 1, "com": [0, 0, 0], "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0, "iyz": 0}}})";

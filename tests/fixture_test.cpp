@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <sys/wait.h>
 
 #include <cmath>
@@ -177,43 +179,85 @@ TEST_F(FixtureCli, GoodFixtureAndEngineOutputCompareClean) {
   EXPECT_TRUE(fs::exists(path("r.json")));
 }
 
+// Any edit of a version-2 fixture is caught by its checksum, whatever field it touches.
+TEST_F(FixtureCli, AnyEditIsCaughtByTheChecksum) {
+  const auto edits = std::vector<std::function<void(json&)>>{
+      [](json& f) { f["model"]["canonical"]["bodies"][0]["inertial"]["mass"] = "1.5"; },
+      [](json& f) { f["samples"][0]["inputs"]["q"][0] = 0.25; },
+      [](json& f) { f["samples"][0]["outputs"]["H"][0][0] = "1.0"; },
+      [](json& f) { f["samples"][1]["certified_digits"]["C"][0] = 3; },
+      [](json& f) { f["samples"][1]["condition_number"] = "1e300"; },
+      [](json& f) { f["samples"][2]["normwise_certified_digits"]["qdd"] = 1; },
+  };
+  for (const auto& edit : edits) {
+    json fx = good_fixture();
+    edit(fx);
+    expect_bad_fixture(fx, "checksum");
+  }
+}
+
+// A fixture whose checksum was recomputed after the edit (made by hand, or by another tool) is
+// still validated field by field: the model by its own hash, the tolerance-setting fields by
+// their ranges.
+json resealed(json fx) {
+  fx["checksum"] = fixture_checksum(fx);
+  return fx;
+}
+
 TEST_F(FixtureCli, EditedModelIsRejectedByItsHash) {
   json fx = good_fixture();
   fx["model"]["canonical"]["bodies"][0]["inertial"]["mass"] = "1.5";
-  expect_bad_fixture(fx, "model.sha256");
+  expect_bad_fixture(resealed(fx), "model.sha256");
 }
 
 TEST_F(FixtureCli, UnknownVersionIsRejected) {
   json fx = good_fixture();
-  fx["version"] = 2;
+  fx["version"] = 3;
   expect_bad_fixture(fx, "version");
+}
+
+TEST_F(FixtureCli, ToleranceFieldsAreValidated) {
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> cases = {
+      {[](json& f) { f["samples"][1]["condition_number"] = "abc"; }, "samples[1].condition_number"},
+      {[](json& f) { f["samples"][1]["condition_number"] = "0.5"; }, "samples[1].condition_number"},
+      {[](json& f) { f["samples"][0]["normwise_certified_digits"]["H"] = -5; }, "samples[0].normwise_certified_digits.H"},
+      {[](json& f) { f["samples"][0]["normwise_certified_digits"]["H"] = 51; }, "samples[0].normwise_certified_digits.H"},
+      {[](json& f) { f["samples"][0]["certified_digits"]["C"][0] = 99; }, "samples[0].certified_digits.C"},
+      {[](json& f) { f["generator"]["digits"] = 300; }, "generator.digits"},
+      {[](json& f) { f["generator"]["check_precision"] = "bin50"; }, "generator.check_precision"},
+  };
+  for (const auto& [edit, field] : cases) {
+    json fx = good_fixture();
+    edit(fx);
+    expect_bad_fixture(resealed(fx), field);
+  }
 }
 
 TEST_F(FixtureCli, MissingFieldsAreNamed) {
   json fx = good_fixture();
   fx["samples"][1].erase("inputs");
-  expect_bad_fixture(fx, "samples[1].inputs");
+  expect_bad_fixture(resealed(fx), "samples[1].inputs");
   fx = good_fixture();
   fx["samples"][0]["outputs"].erase("C");
-  expect_bad_fixture(fx, "samples[0].outputs.C");
+  expect_bad_fixture(resealed(fx), "samples[0].outputs.C");
 }
 
 TEST_F(FixtureCli, WrongDimensionsAreNamed) {
   json fx = good_fixture();
   fx["samples"][2]["inputs"]["qd"].push_back(0.5);
-  expect_bad_fixture(fx, "samples[2].inputs.qd");
+  expect_bad_fixture(resealed(fx), "samples[2].inputs.qd");
   fx = good_fixture();
   fx["samples"][0]["outputs"]["H"][1].erase(0);
-  expect_bad_fixture(fx, "samples[0].outputs.H[1]");
+  expect_bad_fixture(resealed(fx), "samples[0].outputs.H[1]");
 }
 
 TEST_F(FixtureCli, NonFiniteAndNonDecimalValuesAreRejected) {
   json fx = good_fixture();
   fx["samples"][0]["outputs"]["tau"][0] = "nan";
-  expect_bad_fixture(fx, "samples[0].outputs.tau[0]");
+  expect_bad_fixture(resealed(fx), "samples[0].outputs.tau[0]");
   fx = good_fixture();
   fx["samples"][0]["inputs"]["q"][0] = "inf";
-  expect_bad_fixture(fx, "samples[0].inputs.q[0]");
+  expect_bad_fixture(resealed(fx), "samples[0].inputs.q[0]");
 }
 
 TEST_F(FixtureCli, TruncatedFileIsRejected) {

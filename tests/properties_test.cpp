@@ -155,7 +155,19 @@ TEST(Properties, SingularHIsReportedNotDividedBy) {
   EXPECT_EQ(f.failed_at, 1);
   EXPECT_FALSE(g.ok);
   const MjLayout lay = mj_layout(m.dof_parent);
-  EXPECT_FALSE(mj_factorI<double>(lay, mj_pack<double>(lay, H)).ok);
+  // MuJoCo's rule (mj_factorI): the zero pivot of DoF 1 is clamped to mjMINVAL and the
+  // factorization goes on: L10 = H10 / mjMINVAL, D0 = H00 - L10² mjMINVAL (table 6.3 with the
+  // clamped pivot), so the numbers MuJoCo produces on a singular H are reproduced.
+  const MjFactor<double> mf = mj_factorI<double>(lay, mj_pack<double>(lay, H));
+  EXPECT_FALSE(mf.ok);
+  EXPECT_EQ(mf.failed_at, 1);
+  ASSERT_EQ(mf.clamped, std::vector<int>{1});
+  const double minval = 1e-15;
+  EXPECT_EQ(mf.qLD[lay.dof_Madr[1]], minval);
+  const double L10 = H(1, 0) / minval;
+  EXPECT_EQ(mf.qLD[lay.dof_Madr[1] + 1], L10);
+  EXPECT_EQ(mf.qLD[lay.dof_Madr[0]], H(0, 0) - L10 * H(1, 0));
+  EXPECT_EQ(mf.qLDiagInv[1], 1 / minval);
   const AbaResult<double> fd = aba<double>(m, q, z, z);
   EXPECT_FALSE(fd.ok);
   EXPECT_EQ(fd.failed_at, 1);
