@@ -43,16 +43,21 @@ int run_eval(const EvalOptions& o) {
   check_distinct_paths({o.model, o.state}, {{"--out", o.out}});
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
-  const Model<double> layout = build_model<double>(lm.desc);
+  const Model<double> layout = model_layout(lm.desc);
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
 
-  Evaluation ev = evaluate(*p, lm.desc, state);
+  Evaluation ev, hi;
   const Precision pc = p->check();
-  const Evaluation hi = evaluate(pc, lm.desc, state);
-  certify(ev, hi);
   std::vector<CheckResult> checks;
-  with_precision(*p, RunChecks{lm.desc, state, checks});
+  try {  // a number the precision cannot represent (1e400 at double) is bad input, named
+    ev = evaluate(*p, lm.desc, state);
+    hi = evaluate(pc, lm.desc, state);
+    with_precision(*p, RunChecks{lm.desc, state, checks});
+  } catch (const ModelError& e) {
+    throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
+  }
+  certify(ev, hi);
 
   ojson doc;
   doc["format"] = "rbdref.eval";

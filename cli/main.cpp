@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
   } catch (const rbd::InputError& e) {
     std::cerr << "rbdref: error: " << e.what() << "\n";
     return 2;
+  } catch (const rbd::ModelError& e) {  // a model problem met past the loader (a precision's range)
+    std::cerr << "rbdref: error: model: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "rbdref: internal error: " << e.what() << "\n";
     return 3;

@@ -33,7 +33,7 @@ MatX<T> to_mat(const NumMatrix& m) {
 // The engine's raw H (sample.raw.H) when it is a square array of rows of numbers (JSON numbers or
 // decimal strings); false when absent or of another form (then the converted H is used).
 template <class T>
-bool raw_H(const json& raw, MatX<T>& H, std::string& why_not) {
+bool raw_H(const json& raw, size_t nv, MatX<T>& H, std::string& why_not) {
   if (!raw.is_object() || !raw.contains("H")) {
     why_not = "the output keeps no raw.H";
     return false;
@@ -42,6 +42,10 @@ bool raw_H(const json& raw, MatX<T>& H, std::string& why_not) {
   const size_t n = j.is_array() ? j.size() : 0;
   if (n == 0) {
     why_not = "raw.H is not an array of rows";
+    return false;
+  }
+  if (n != nv) {  // a raw H of another size says nothing about this model's H
+    why_not = "raw.H has " + std::to_string(n) + " rows, the model has " + std::to_string(nv) + " DoFs: not used";
     return false;
   }
   H.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
@@ -91,7 +95,7 @@ struct RunChecks {
       // could symmetrize it (k = 10: a symmetric algorithm writes both triangles from one value).
       MatX<T> Hraw;
       std::string why_not;
-      if (raw_H<T>(s.raw, Hraw, why_not)) {
+      if (raw_H<T>(s.raw, e.dofs.size(), Hraw, why_not)) {
         add(retolerate(check_symmetric<T>(Hraw, 1), "H.symmetric_raw", 10 * eps,
                        "max|H - Hᵀ| / max|H| of the raw H (raw.H, as the engine produced it); tolerance 10 ε"));
       } else if (Hn) {

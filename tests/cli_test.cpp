@@ -1,6 +1,7 @@
 // `rbdref eval` end to end: the real command on real files. Bad input of every kind gives exit
 // status 2, a message naming the file and the field, and no output file.
 #include "certify/evaluate.hpp"
+#include "reference/scalar.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -205,6 +206,53 @@ TEST_F(Cli, BadPrecisionAndNonUnitQuaternionAreRejected) {
       "parent": null, "joint": {"type": "free"}, "inertial": {"mass": 1, "com": [0, 0, 0],
       "I": {"ixx": 1, "iyy": 1, "izz": 1, "ixy": 0, "ixz": 0, "iyz": 0}}}]})");
   expect_bad("eval " + free_body + " --state " + write("s.json", R"({"q": [1, 1, 0, 0, 0, 0, 0]})"), "s.json", "q.a");
+}
+
+// Certified digits are never claimed beyond what the argument reduction allows. The shoulder at
+// q = 1e6 rad (an exact double) and at the same angle reduced modulo 2π in the test, at 200
+// digits (independent of rbdref's trigonometry), must give potential energies that agree to at
+// least the digits eval certifies for the first; 1e300 rad cannot be reduced at bin50 and is
+// refused, naming the coordinate.
+TEST_F(Cli, LargeAnglesAreCertifiedHonestlyOrRefused) {
+  const std::string m = src("fixtures/models/double_pendulum.urdf");
+  std::string reduced;
+  {
+    ScopedMpfrDigits guard(200);
+    const mpfr q(1000000), two_pi = 2 * pi<mpfr>();
+    const mpfr r = q - two_pi * round(mpfr(q / two_pi));
+    reduced = to_decimal(r, 80);
+  }
+  const CmdResult a = run("eval " + m + " --state " + write("a.json", R"({"q": {"shoulder": 1e6, "elbow": -0.7}})"));
+  const CmdResult b = run("eval " + m + " --state " + write("b.json", R"({"q": {"shoulder": ")" + reduced + R"(", "elbow": -0.7}})"));
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  const int claimed = ja["min_certified_digits"]["potential_energy"];
+  ScopedMpfrDigits guard(120);
+  const mpfr va = from_decimal<mpfr>(ja["potential_energy"].get<std::string>());
+  const mpfr vb = from_decimal<mpfr>(jb["potential_energy"].get<std::string>());
+  const double agree = static_cast<double>(-log10(mpfr(abs(mpfr(va - vb)) / abs(vb))));
+  EXPECT_GE(agree, claimed - 1) << "claimed " << claimed << " digits, agrees to " << agree;
+  EXPECT_GE(claimed, 40);  // 1e6 costs about 6 of bin50's digits
+  expect_bad("eval " + m + " --state " + write("c.json", R"({"q": {"shoulder": 1e300, "elbow": -0.7}})"), "c.json", "q.shoulder");
+}
+
+// A model meant for extended precision may hold numbers beyond a double's range: read at
+// mpfr:30, refused (exit 2, the body named) at double.
+TEST_F(Cli, NumbersBeyondDoubleRangeAreReadWhereTheyFit) {
+  const std::string model = write("big.json", R"({"format": "rbdref.model", "version": 1, "bodies": [{"name": "a",
+      "parent": null, "joint": {"type": "revolute", "axis": [0, 0, 1]}, "inertial": {"mass": 1, "com": [0, 0, 0],
+      "I": {"ixx": "1e400", "iyy": "1e400", "izz": "1e400", "ixy": 0, "ixz": 0, "iyz": 0}}}]})");
+  const std::string st = write("s.json", R"({"q": [0.5], "qd": [1]})");
+  const CmdResult r = run("eval " + model + " --state " + st + " --precision mpfr:30");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  {  // H = izz = 1e400 (a revolute joint about z through the COM), to the 30 digits asked for
+    ScopedMpfrDigits guard(60);
+    const mpfr h = from_decimal<mpfr>(j["H"][0][0].get<std::string>());
+    EXPECT_LT(static_cast<double>(abs(mpfr(h / from_decimal<mpfr>("1e400") - 1))), 1e-28) << j["H"];
+  }
+  expect_bad("eval " + model + " --state " + st + " --precision double", "big.json", "bodies[0]");
 }
 
 }  // namespace

@@ -341,6 +341,9 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"}};
   out.conventions["mujoco_dof_of_joint"] = mj_dof;  // MuJoCo DoF address of each rbdref joint's first DoF
   out.model_echo = json::parse(model_echo(mm, m).dump());
+  // The model's own oddities (non-physical or rounding-level inertias, ignored mimic joints):
+  // beside the echo, so a reader of the report sees what the engine was given.
+  out.model_echo["model_warnings"] = f.model_warnings;
   const int nv = m.nv;
 
   for (const Sample& s : f.samples) {
