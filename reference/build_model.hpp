@@ -55,17 +55,6 @@ InertiaBounds<T> inertia_bounds(const Mat3<T>& Ic) {
   return b;
 }
 
-// Rotational inertia about the COM of a spatial inertia (body frame): Ic = Ī - m c× c×ᵀ with
-// h = m c read off the upper-right block; Ī itself when m = 0.
-template <class T>
-Mat3<T> com_inertia(const Inertia<T>& I) {
-  const T m = I.mass();
-  const Mat3<T> Ibar = I.M.template block<3, 3>(0, 0);
-  if (!(m > T(0))) return Ibar;
-  const Mat3<T> Hx = skew<T>(I.first_moment());
-  return Ibar - Hx * Hx.transpose() / m;
-}
-
 // The rounding the six written entries of an inertia may carry, as a Frobenius-norm bound on
 // the perturbation of the matrix: ‖δI‖_F ≤ sqrt(Σ u_kk² + 2 Σ u_kl²). Eigenvalues move by at
 // most ‖δI‖₂ ≤ ‖δI‖_F (Weyl), whatever rotation (rpy) the inertia is given in.
@@ -110,9 +99,36 @@ inline std::string sub_field(const std::string& base, const std::string& name) {
 // are named as such when the body they are merged into is physical (or when they are welded to
 // the fixed base, where they have no effect).
 template <class T>
+struct Part {
+  T m;
+  Vec3<T> c;   // COM in the host body's frame
+  Mat3<T> Ic;  // rotational inertia about c, host axes
+};
+
+// Rotational inertia about the merged COM: Σ [Ic_b + m_b (|d_b|² 1 - d_b d_bᵀ)], d_b = c_b - c,
+// c = Σ m_b c_b / Σ m_b (c of any part when the total mass is zero: the terms vanish).
+template <class T>
+Mat3<T> merged_com_inertia(const std::vector<Part<T>>& parts, const std::vector<int>& which) {
+  T m(0);
+  Vec3<T> h = Vec3<T>::Zero();
+  for (int b : which) {
+    m += parts[b].m;
+    h += parts[b].m * parts[b].c;
+  }
+  const Vec3<T> c = m > T(0) ? Vec3<T>(h / m) : parts[which.front()].c;
+  Mat3<T> Ic = Mat3<T>::Zero();
+  for (int b : which) {
+    const Vec3<T> d = parts[b].c - c;
+    Ic += parts[b].Ic + parts[b].m * (d.squaredNorm() * Mat3<T>::Identity() - d * d.transpose());
+  }
+  return Ic;
+}
+
+template <class T>
 void notes_on_inertias(Model<T>& model, const ModelDesc& desc, const std::vector<int>& host,
                        const std::vector<std::string>& via, const std::vector<double>& rounding,
-                       const std::vector<T>& link_violation, const std::vector<std::string>& link_text) {
+                       const std::vector<T>& link_violation, const std::vector<std::string>& link_text,
+                       const std::vector<Part<T>>& part) {
   using std::abs;
   const int nd = static_cast<int>(desc.bodies.size());
   std::vector<std::vector<int>> parts(model.NB);
@@ -120,7 +136,7 @@ void notes_on_inertias(Model<T>& model, const ModelDesc& desc, const std::vector
     if (host[b] >= 0) parts[host[b]].push_back(b);
   const T noise_k = T(100) * epsilon<T>();
   for (int i = 0; i < model.NB; ++i) {
-    const InertiaBounds<T> mb = inertia_bounds<T>(com_inertia<T>(model.I[i]));
+    const InertiaBounds<T> mb = inertia_bounds<T>(merged_com_inertia<T>(part, parts[i]));
     const T lmax = abs(mb.l(2)) > abs(mb.l(0)) ? T(abs(mb.l(2))) : T(abs(mb.l(0)));
     T tol = noise_k * lmax;
     for (int b : parts[i]) tol += T(rounding[b]);
@@ -176,6 +192,7 @@ Model<T> build_model(const ModelDesc& desc) {
   std::vector<double> rounding(nd);  // written_rounding of each described body's inertia
   std::vector<T> link_violation(nd);
   std::vector<std::string> link_text(nd);
+  std::vector<detail::Part<T>> parts(nd);
 
   auto build_body = [&](int b) {
     const BodyDesc& bd = desc.bodies[b];
@@ -210,7 +227,18 @@ Model<T> build_model(const ModelDesc& desc) {
       if (!is_finite(lb.l(0)) || !is_finite(lb.l(2)))
         throw ModelError(detail::sub_field(detail::inertial_field(bd), "inertia"), "inertia is not finite");
     }
-    const Inertia<T> Ib = Inertia<T>::mcI(m, vec3<T>(in.com), Ic);
+    const Vec3<T> com = vec3<T>(in.com);
+    const Inertia<T> Ib = Inertia<T>::mcI(m, com, Ic);
+    // For the physics notes: mass, COM and rotational inertia about the COM in the host's frame
+    // (a point x of b is r + Eᵀ x in the host; a tensor is Eᵀ I E), so that the merged body's
+    // inertia about its COM is summed by the parallel-axis theorem from differences of COMs,
+    // never recovered from the spatial inertia (Ī - m c×c×ᵀ cancels catastrophically when m|c|²
+    // dwarfs Ic: a heavy body far from its frame origin).
+    parts[b] = {m, com, Ic};
+    if (bd.joint.type == JointType::Fixed) {
+      parts[b].c = XtHost.r + XtHost.E.transpose() * com;
+      parts[b].Ic = XtHost.E.transpose() * Ic * XtHost.E;
+    }
 
     if (bd.joint.type == JointType::Fixed) {
       host[b] = ph;
@@ -283,7 +311,7 @@ Model<T> build_model(const ModelDesc& desc) {
       throw ModelError(bd.where, std::string(e.what()) + " (a number of this body cannot be represented at the working precision)");
     }
   }
-  detail::notes_on_inertias<T>(model, desc, host, via, rounding, link_violation, link_text);
+  detail::notes_on_inertias<T>(model, desc, host, via, rounding, link_violation, link_text, parts);
   return model;
 }
 

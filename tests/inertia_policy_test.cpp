@@ -27,6 +27,10 @@ LoadOptions opts(bool floating, InertiaPolicy p) {
   return o;
 }
 
+template <class T>
+class InertiaNotes : public ::testing::Test {};
+TYPED_TEST_SUITE(InertiaNotes, Scalars);
+
 int count(const std::vector<ModelNote>& notes, ModelNote::Kind k) {
   int n = 0;
   for (const ModelNote& m : notes) n += m.kind == k ? 1 : 0;
@@ -106,6 +110,26 @@ TEST(InertiaPolicy, MergedBodyMessageNamesItsLinksAndJoints) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(),
               "body 'A' (link 'A' <inertial> (line 2) merged with link 'B' <inertial> (line 3) through fixed joint 'weld' (line 5))");
+  }
+}
+
+// Two point masses welded 10 km apart: the merged body's principal moments about its COM are
+// exactly 0, μd², μd² (a dumbbell: on the boundary of physical, triangle equality). They must be
+// computed from COM differences (parallel-axis theorem), not recovered from the spatial inertia,
+// where Ī - m c×c×ᵀ cancels some 16 digits (m|c|² ≈ 1e9) and the noise, at double, pushes the
+// zero moment below zero or breaks the equality: a physical body reported as broken. Several
+// placements, so that the noise of the wrong route lands on the wrong side in at least one.
+TYPED_TEST(InertiaNotes, FarWeldedLinkGivesNoSpuriousNote) {
+  using T = TypeParam;
+  for (const char* xyz : {"10000 0.5 0", "-7000 3000 0.25", "123.456 9876.5 -4321", "0 0 10000", "8191 8191 8191"}) {
+    const ModelDesc d = read_urdf(std::string(R"(<robot name="far"><link name="base"/>
+<link name="A"><inertial><mass value="0.001"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="B"><inertial><mass value="10"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="A"/><axis xyz="0 0 1"/></joint>
+<joint name="weld" type="fixed"><parent link="A"/><child link="B"/><origin xyz=")") + xyz + R"(" rpy="0.3 0.2 0.1"/></joint></robot>)",
+                                  "far.urdf");
+    const Model<T> m = build_model<T>(d);
+    EXPECT_TRUE(m.notes.empty()) << xyz << ": " << m.notes.front().field << ": " << m.notes.front().message;
   }
 }
 
