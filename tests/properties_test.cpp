@@ -3,8 +3,9 @@
 // and at 50 digits through the property checkers of checks/properties.hpp. A failure prints the
 // residual, the tolerance and RapidCheck's reproduce string.
 //
-// Case counts: RapidCheck's default (100) at double; the bin50 properties draw fewer, larger
-// cases by default and scale with RC_PARAMS="max_success=N" like every property here.
+// Case counts: every property, at double (suite Properties) and at bin50 (suite PropertiesSlow),
+// runs RapidCheck's default of 100 cases from the same generator; RC_PARAMS="max_success=N"
+// changes the count for all of them.
 #include "checks/properties.hpp"
 #include "checks/random_model.hpp"
 #include "tests/test_util.hpp"
