@@ -6,6 +6,10 @@
 // residual is dimensionless; its scale is stated with the check. κ(H) = λmax / λmin.
 //
 //   check_symmetric            |H - Hᵀ| / |H|                                   ≤ k ε
+//                              (for an H from elsewhere, e.g. an engine: CRBA's H is symmetric by
+//                              construction, it writes H_ji as H_ijᵀ)
+//   check_rnea_H_symmetric     |H_r - H_rᵀ| / |H_r|, H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0)
+//                              (g = 0), H assembled column by column from inverse dynamics ≤ k ε
 //   check_positive_definite    λmin(H) > 0 (eigenvalues in T); residual = max(0, -λmin/λmax)
 //   check_crba_rnea_columns    |H - [RNEA(q, 0, e_j) - RNEA(q, 0, 0)]_j| / |H|  (g = 0)   ≤ k ε
 //   check_fd_inverts_id        |ABA(q, qd, RNEA(q, qd, qdd)) - qdd| / s         ≤ k ε κ(H)
@@ -46,6 +50,7 @@ template <class T> CheckResult check_symmetric(const MatX<T>& H, double k);
 template <class T> CheckResult check_positive_definite(const MatX<T>& H);
 // κ(H) = λmax/λmin from the eigenvalues in T (infinity when λmin ≤ 0).
 template <class T> T condition_number(const MatX<T>& H);
+template <class T> CheckResult check_rnea_H_symmetric(const Model<T>& model, const VecX<T>& q, double k);
 template <class T> CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k);
 template <class T> CheckResult check_fd_inverts_id(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd, double k);
 template <class T> CheckResult check_fd_matches_ltdl(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
@@ -59,8 +64,9 @@ template <class T> CheckResult check_kinetic_energy(const Model<T>& model, const
 template <class T> CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
 template <class T> CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k);
 
-// All of the model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by
-// the forward-dynamics checks), with k = default_k(nv).
+// The model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by the
+// forward-dynamics checks), with k = default_k(nv): symmetry is check_rnea_H_symmetric (CRBA's H
+// is symmetric by construction).
 template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
                                    const VecX<T>& tau);
@@ -69,6 +75,7 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template CheckResult check_symmetric<T>(const MatX<T>&, double);                                                \
   EXT template CheckResult check_positive_definite<T>(const MatX<T>&);                                                \
   EXT template T condition_number<T>(const MatX<T>&);                                                                 \
+  EXT template CheckResult check_rnea_H_symmetric<T>(const Model<T>&, const VecX<T>&, double);                        \
   EXT template CheckResult check_crba_rnea_columns<T>(const Model<T>&, const VecX<T>&, double);                       \
   EXT template CheckResult check_fd_inverts_id<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template CheckResult check_fd_matches_ltdl<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
