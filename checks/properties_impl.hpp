@@ -257,6 +257,81 @@ CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const V
 }
 
 template <class T>
+VecX<T> integrate_q(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const T& t) {
+  using std::cos;
+  using std::sin;
+  VecX<T> out = q;
+  for (int i = 0; i < model.NB; ++i) {
+    const JointType type = model.joint[i].type;
+    const T* qi = q.data() + model.iq[i];
+    const T* vi = qd.data() + model.iv[i];
+    T* o = out.data() + model.iq[i];
+    if (type != JointType::Spherical && type != JointType::Free) {
+      for (int k = 0; k < model.nvi[i]; ++k) o[k] = qi[k] + t * vi[k];  // nq = nv, Q = 1
+      continue;
+    }
+    // Orientation: q ⊗ e, e = exp(t ω / 2) = (cos(x/2), sin(x/2) ω/|ω|), x = t |ω|.
+    const Vec3<T> w(vi[0], vi[1], vi[2]);
+    const T wn = w.norm();
+    const T x = t * wn;
+    const T half_s = sin(T(x / T(2)));
+    const T ew = cos(T(x / T(2)));
+    const Vec3<T> ev = wn > T(0) ? Vec3<T>(w * T(half_s / wn)) : Vec3<T>::Zero();
+    const T qw = qi[0];
+    const Vec3<T> qv(qi[1], qi[2], qi[3]);
+    const Vec3<T> rv = qw * ev + ew * qv + qv.cross(ev);  // Hamilton product, as in joint_qdot
+    o[0] = qw * ew - qv.dot(ev);
+    for (int k = 0; k < 3; ++k) o[1 + k] = rv(k);
+    if (type == JointType::Free) {
+      // ṗ = R(t) v with R(t) = R(q) exp(s ω×): p(t) = p + R(q) ∫₀ᵗ exp(s ω×) ds v.
+      const Vec3<T> v(vi[3], vi[4], vi[5]);
+      Vec3<T> d = t * v;
+      if (wn > T(0)) {
+        const T one_minus_cos = T(2) * half_s * half_s;  // 1 - cos x without cancellation
+        const Vec3<T> wv = w.cross(v);
+        d += (one_minus_cos / (wn * wn)) * wv + (T(x - sin(x)) / (wn * wn * wn)) * Vec3<T>(w.cross(wv));
+      }
+      const Vec3<T> p = Vec3<T>(qi[4], qi[5], qi[6]) + quat_to_R<T>(qi[0], qi[1], qi[2], qi[3]) * d;
+      for (int k = 0; k < 3; ++k) o[4 + k] = p(k);
+    }
+  }
+  return out;
+}
+
+template <class T>
+CheckResult check_power_balance_fd(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k) {
+  using std::abs;
+  using std::pow;
+  using std::sqrt;
+  const char* name = "energy.power_balance_fd";
+  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
+  if (!fd.ok) return make_check(name, T(1), 0.0, "H is not positive-definite");
+  const T s = T(1) + qd.cwiseAbs().sum() + sqrt(T(fd.qdd.cwiseAbs().sum()));
+  const T h = T(4) * pow(epsilon<T>(), T(1) / T(9)) / s;
+  auto E = [&](int j) {
+    const T t = T(j) * h;
+    const Energy<T> e = energy<T>(model, integrate_q<T>(model, q, qd, t), VecX<T>(qd + t * fd.qdd));
+    return T(e.kinetic + e.potential);
+  };
+  // f'(0) = Σ_j c_j (f(j h) - f(-j h)) / h + O(h⁸): 4/5, -1/5, 4/105, -1/280.
+  const T c[4] = {T(4) / T(5), T(-1) / T(5), T(4) / T(105), T(-1) / T(280)};
+  T rate(0);
+  for (int j = 1; j <= 4; ++j) rate += c[j - 1] * (E(j) - E(-j));
+  rate /= h;
+  const T power = qd.dot(tau);
+  const Energy<T> e0 = energy<T>(model, q, qd);
+  const MatX<T> H = crba<T>(model, q);
+  const VecX<T> C = bias<T>(model, q, qd);
+  const T scale = qd.cwiseAbs().dot(VecX<T>(tau.cwiseAbs() + H.cwiseAbs() * fd.qdd.cwiseAbs() + C.cwiseAbs())) +
+                  s * (abs(e0.kinetic) + abs(e0.potential));
+  const double tol = static_cast<double>(T(T(k) * pow(epsilon<T>(), T(8) / T(9))));
+  return make_check(name, detail::ratio<T>(abs(T(rate - power)), scale), tol,
+                    "|D_h(T+V) - qdᵀ tau| / (|qd|ᵀ(|tau| + |H| |qdd| + |C|) + s (T + |V|)), D_h the 8th-order central "
+                    "difference along q ⊕ t qd, qd + t qdd, qdd = ABA(tau); h = 4 ε^(1/9)/s = " +
+                        to_decimal(h, 3) + ", s = " + to_decimal(s, 3) + "; tolerance k ε^(8/9)");
+}
+
+template <class T>
 CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k) {
   using detail::max_abs;
   const T r = detail::ratio<T>(max_abs(VecX<T>(H * qdd + C - tau)),

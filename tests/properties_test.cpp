@@ -100,6 +100,7 @@ void prop_energy(const Case& c) {
   const Instance<T> in = make<T>(c);
   require(check_kinetic_energy<T>(in.model, in.q, in.qd, default_k(in.model.nv)));
   require(check_power_balance<T>(in.model, in.q, in.qd, in.tau, default_k(in.model.nv)));
+  require(check_power_balance_fd<T>(in.model, in.q, in.qd, in.tau, default_k(in.model.nv)));
 }
 
 #define RBD_PROPERTY(Name, fn)                                                         \
