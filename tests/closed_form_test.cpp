@@ -8,9 +8,9 @@
 // from_decimal<T> in the closed form. The closed form is evaluated in T with its own formulas
 // (no library kinematics, no library spatial algebra), so agreement to ~k ε(T) at bin50 and
 // bin100 shows ~48 and ~98 digits and that no double leaks into the templated path. The
-// Lagrangians of tests 5-7 were also expanded symbolically (Lagrange's equations from the COM
-// positions and body rotations, independently of this library) and agree with the H and C
-// written below term by term.
+// Lagrangians of tests 5-7 are also expanded symbolically by tests/closed_form_lagrangian.py
+// (sympy; Lagrange's equations from the COM positions and body rotations, independently of this
+// library; not part of ctest), which agrees with the H and C written below term by term.
 //
 // Tolerance of every check: kTol · ε(T) · scale, kTol = 100, scale = a sum of the magnitudes of
 // the terms that make up the checked quantity (so cancellation in the result does not shrink it).
