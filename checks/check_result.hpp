@@ -41,8 +41,11 @@ template <class T>
 CheckResult make_check(std::string name, const T& residual, double tol, std::string detail) {
   CheckResult r;
   r.name = std::move(name);
+  // The conversion rounds to the nearest double: a residual below the smallest subnormal double
+  // (possible at 100+ digits) becomes 0, reported as 400 digits; one above the largest double
+  // becomes inf and fails. A NaN (of either sign) is stored as the plain quiet NaN, which never
+  // passes (NaN <= tolerance is false).
   r.residual = static_cast<double>(residual);
-  // A residual below the smallest double (possible at 100+ digits) is reported as 0.
   if (!(r.residual == r.residual)) r.residual = std::nan("");
   r.tolerance = tol;
   r.passed = r.residual <= tol;

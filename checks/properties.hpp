@@ -6,6 +6,10 @@
 // residual is dimensionless; its scale is stated with the check. κ(H) = λmax / λmin.
 //
 //   check_symmetric            |H - Hᵀ| / |H|                                   ≤ k ε
+//                              (for an H from elsewhere, e.g. an engine: CRBA's H is symmetric by
+//                              construction, it writes H_ji as H_ijᵀ)
+//   check_rnea_H_symmetric     |H_r - H_rᵀ| / |H_r|, H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0)
+//                              (g = 0), H assembled column by column from inverse dynamics ≤ k ε
 //   check_positive_definite    λmin(H) > 0 (eigenvalues in T); residual = max(0, -λmin/λmax)
 //   check_crba_rnea_columns    |H - [RNEA(q, 0, e_j) - RNEA(q, 0, 0)]_j| / |H|  (g = 0)   ≤ k ε
 //   check_fd_inverts_id        |ABA(q, qd, RNEA(q, qd, qdd)) - qdd| / s         ≤ k ε κ(H)
@@ -22,6 +26,24 @@
 //   check_power_balance        |d(T+V)/dt - qdᵀ tau| / (|qd|ᵀ (|tau| + |H| |qdd| + |C|)),
 //                              qdd = ABA(tau), d(T+V)/dt from body velocities and accelerations
 //                              (energy_rate, no finite differences)                ≤ k ε
+//                              energy_rate builds the body accelerations with the same
+//                              velocity-product terms c_i as RNEA and ABA, so a wrong c_i (jcalc's
+//                              cJ or v_i × vJ) passes it; check_power_balance_fd does not share them.
+//   check_power_balance_fd     |D_h(T+V) - qdᵀ tau| / (|qd|ᵀ (|tau| + |H| |qdd| + |C|) + s (T + |V|))
+//                              ≤ k ε^(8/9). D_h is the 8th-order central difference of
+//                              E(t) = T(q(t), qd(t)) + V(q(t)) at t = 0 on the trajectory
+//                              q(t) = integrate_q(q, qd, t), qd(t) = qd + t qdd, qdd = ABA(tau).
+//                              E(t) needs only positions and body velocities (energy()), no c_i.
+//                              dE/dt at 0 depends only on the tangent (q'(0) = Q(q) qd, qd'(0) = qdd),
+//                              so any path with that tangent would do; integrate_q is the exact one.
+//                              Step h = 4 ε^(1/9) / s with the rate scale s = 1 + Σ|qd| + sqrt(Σ|qdd|)
+//                              (1/time; lengths of order 1 m): the truncation error ~(h s)^8 and the
+//                              rounding error ~ε / (h s) of the difference are both ~ε^(8/9) relative
+//                              to s (T + |V|), the size of the terms it differences (the factor 4
+//                              balances the two on random trees: measured, rounding dominates below
+//                              it, truncation grows 256-fold per doubling above 8). Sharp only in a
+//                              wide scalar (~89 digits at bin100, ~44 at bin50, ~13 at double), so it
+//                              is not part of check_all.
 //   check_equation_of_motion   ‖H qdd + C - tau‖ / (‖H‖ |qdd| + |C| + |tau|)     ≤ k ε
 //                              (an engine's own FD and ID outputs against each other)
 //
@@ -46,6 +68,7 @@ template <class T> CheckResult check_symmetric(const MatX<T>& H, double k);
 template <class T> CheckResult check_positive_definite(const MatX<T>& H);
 // κ(H) = λmax/λmin from the eigenvalues in T (infinity when λmin ≤ 0).
 template <class T> T condition_number(const MatX<T>& H);
+template <class T> CheckResult check_rnea_H_symmetric(const Model<T>& model, const VecX<T>& q, double k);
 template <class T> CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k);
 template <class T> CheckResult check_fd_inverts_id(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd, double k);
 template <class T> CheckResult check_fd_matches_ltdl(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
@@ -57,10 +80,23 @@ template <class T> CheckResult check_factor_products(const MatX<T>& H, const std
 template <class T> CheckResult check_mj_factor_equals_ltdl(const MatX<T>& H, const std::vector<int>& lambda);
 template <class T> CheckResult check_kinetic_energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, double k);
 template <class T> CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
+template <class T> CheckResult check_power_balance_fd(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
 template <class T> CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k);
 
-// All of the model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by
-// the forward-dynamics checks), with k = default_k(nv).
+// q ⊕ t qd: the configuration reached from q in time t at the constant joint velocity qd, the exact
+// flow of q̇ = Q(q) qd (joint_qdot), joint by joint:
+//   revolute, prismatic, helical, cylindrical, planar   q + t qd   (Q = 1: planar's x, y are
+//                                                       coordinates in the parent frame)
+//   spherical   q ⊗ exp(t ω / 2) = q ⊗ (cos(t|ω|/2), sin(t|ω|/2) ω/|ω|)   (ω body-frame: Ṙ = R ω×)
+//   free        the quaternion as spherical; p(t) = p + R(q) ∫₀ᵗ exp(s ω×) ds v
+//               = p + R(q) (t v + (1 - cos x)/|ω|² ω × v + (x - sin x)/|ω|³ ω × (ω × v)), x = t|ω|
+// (the joints have no integrator of their own: jcalc.hpp gives only the derivative Q(q) qd).
+template <class T>
+VecX<T> integrate_q(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const T& t);
+
+// The model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by the
+// forward-dynamics checks), with k = default_k(nv): symmetry is check_rnea_H_symmetric (CRBA's H
+// is symmetric by construction), and check_power_balance_fd is left out (see above).
 template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
                                    const VecX<T>& tau);
@@ -69,6 +105,7 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template CheckResult check_symmetric<T>(const MatX<T>&, double);                                                \
   EXT template CheckResult check_positive_definite<T>(const MatX<T>&);                                                \
   EXT template T condition_number<T>(const MatX<T>&);                                                                 \
+  EXT template CheckResult check_rnea_H_symmetric<T>(const Model<T>&, const VecX<T>&, double);                        \
   EXT template CheckResult check_crba_rnea_columns<T>(const Model<T>&, const VecX<T>&, double);                       \
   EXT template CheckResult check_fd_inverts_id<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template CheckResult check_fd_matches_ltdl<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
@@ -80,6 +117,8 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template CheckResult check_mj_factor_equals_ltdl<T>(const MatX<T>&, const std::vector<int>&);                   \
   EXT template CheckResult check_kinetic_energy<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, double);          \
   EXT template CheckResult check_power_balance<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
+  EXT template CheckResult check_power_balance_fd<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
+  EXT template VecX<T> integrate_q<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const T&);                     \
   EXT template CheckResult check_equation_of_motion<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template std::vector<CheckResult> check_all<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                                      const VecX<T>&);

@@ -65,16 +65,34 @@ T condition_number(const MatX<T>& H) {
   return lmax / lmin;
 }
 
+namespace detail {
+// H from inverse dynamics, column by column: H(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0.
 template <class T>
-CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k) {
-  using detail::max_abs;
-  const MatX<T> H = crba<T>(model, q);
+MatX<T> inertia_from_rnea(const Model<T>& model, const VecX<T>& q) {
   Model<T> m0 = model;
   m0.gravity.setZero();
   const VecX<T> zero = VecX<T>::Zero(model.nv);
   const VecX<T> C0 = rnea<T>(m0, q, zero, zero);  // exactly 0 without gravity and velocity
   MatX<T> Hr(model.nv, model.nv);
   for (int j = 0; j < model.nv; ++j) Hr.col(j) = rnea<T>(m0, q, zero, VecX<T>(VecX<T>::Unit(model.nv, j))) - C0;
+  return Hr;
+}
+}  // namespace detail
+
+template <class T>
+CheckResult check_rnea_H_symmetric(const Model<T>& model, const VecX<T>& q, double k) {
+  using detail::max_abs;
+  const MatX<T> Hr = detail::inertia_from_rnea<T>(model, q);
+  const T r = detail::ratio<T>(max_abs(MatX<T>(Hr - Hr.transpose())), max_abs(Hr));
+  return make_check("rnea.H_symmetric", r, tolerance<T>(k),
+                    "max|H_r - H_rᵀ| / max|H_r|, H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0");
+}
+
+template <class T>
+CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k) {
+  using detail::max_abs;
+  const MatX<T> H = crba<T>(model, q);
+  const MatX<T> Hr = detail::inertia_from_rnea<T>(model, q);
   const T r = detail::ratio<T>(max_abs(MatX<T>(H - Hr)), max_abs(H));
   return make_check("crba.columns_equal_rnea_differences", r, tolerance<T>(k),
                     "max|H_crba - H_rnea| / max|H|, H_rnea(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0");
@@ -245,6 +263,81 @@ CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const V
 }
 
 template <class T>
+VecX<T> integrate_q(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const T& t) {
+  using std::cos;
+  using std::sin;
+  VecX<T> out = q;
+  for (int i = 0; i < model.NB; ++i) {
+    const JointType type = model.joint[i].type;
+    const T* qi = q.data() + model.iq[i];
+    const T* vi = qd.data() + model.iv[i];
+    T* o = out.data() + model.iq[i];
+    if (type != JointType::Spherical && type != JointType::Free) {
+      for (int k = 0; k < model.nvi[i]; ++k) o[k] = qi[k] + t * vi[k];  // nq = nv, Q = 1
+      continue;
+    }
+    // Orientation: q ⊗ e, e = exp(t ω / 2) = (cos(x/2), sin(x/2) ω/|ω|), x = t |ω|.
+    const Vec3<T> w(vi[0], vi[1], vi[2]);
+    const T wn = w.norm();
+    const T x = t * wn;
+    const T half_s = sin(T(x / T(2)));
+    const T ew = cos(T(x / T(2)));
+    const Vec3<T> ev = wn > T(0) ? Vec3<T>(w * T(half_s / wn)) : Vec3<T>::Zero();
+    const T qw = qi[0];
+    const Vec3<T> qv(qi[1], qi[2], qi[3]);
+    const Vec3<T> rv = qw * ev + ew * qv + qv.cross(ev);  // Hamilton product, as in joint_qdot
+    o[0] = qw * ew - qv.dot(ev);
+    for (int k = 0; k < 3; ++k) o[1 + k] = rv(k);
+    if (type == JointType::Free) {
+      // ṗ = R(t) v with R(t) = R(q) exp(s ω×): p(t) = p + R(q) ∫₀ᵗ exp(s ω×) ds v.
+      const Vec3<T> v(vi[3], vi[4], vi[5]);
+      Vec3<T> d = t * v;
+      if (wn > T(0)) {
+        const T one_minus_cos = T(2) * half_s * half_s;  // 1 - cos x without cancellation
+        const Vec3<T> wv = w.cross(v);
+        d += (one_minus_cos / (wn * wn)) * wv + (T(x - sin(x)) / (wn * wn * wn)) * Vec3<T>(w.cross(wv));
+      }
+      const Vec3<T> p = Vec3<T>(qi[4], qi[5], qi[6]) + quat_to_R<T>(qi[0], qi[1], qi[2], qi[3]) * d;
+      for (int k = 0; k < 3; ++k) o[4 + k] = p(k);
+    }
+  }
+  return out;
+}
+
+template <class T>
+CheckResult check_power_balance_fd(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k) {
+  using std::abs;
+  using std::pow;
+  using std::sqrt;
+  const char* name = "energy.power_balance_fd";
+  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
+  if (!fd.ok) return make_check(name, T(1), 0.0, "H is not positive-definite");
+  const T s = T(1) + qd.cwiseAbs().sum() + sqrt(T(fd.qdd.cwiseAbs().sum()));
+  const T h = T(4) * pow(epsilon<T>(), T(1) / T(9)) / s;
+  auto E = [&](int j) {
+    const T t = T(j) * h;
+    const Energy<T> e = energy<T>(model, integrate_q<T>(model, q, qd, t), VecX<T>(qd + t * fd.qdd));
+    return T(e.kinetic + e.potential);
+  };
+  // f'(0) = Σ_j c_j (f(j h) - f(-j h)) / h + O(h⁸): 4/5, -1/5, 4/105, -1/280.
+  const T c[4] = {T(4) / T(5), T(-1) / T(5), T(4) / T(105), T(-1) / T(280)};
+  T rate(0);
+  for (int j = 1; j <= 4; ++j) rate += c[j - 1] * (E(j) - E(-j));
+  rate /= h;
+  const T power = qd.dot(tau);
+  const Energy<T> e0 = energy<T>(model, q, qd);
+  const MatX<T> H = crba<T>(model, q);
+  const VecX<T> C = bias<T>(model, q, qd);
+  const T scale = qd.cwiseAbs().dot(VecX<T>(tau.cwiseAbs() + H.cwiseAbs() * fd.qdd.cwiseAbs() + C.cwiseAbs())) +
+                  s * (abs(e0.kinetic) + abs(e0.potential));
+  const double tol = static_cast<double>(T(T(k) * pow(epsilon<T>(), T(8) / T(9))));
+  return make_check(name, detail::ratio<T>(abs(T(rate - power)), scale), tol,
+                    "|D_h(T+V) - qdᵀ tau| / (|qd|ᵀ(|tau| + |H| |qdd| + |C|) + s (T + |V|)), D_h the 8th-order central "
+                    "difference along q ⊕ t qd, qd + t qdd, qdd = ABA(tau); h = 4 ε^(1/9)/s = " +
+                        to_decimal(h, 3) + ", s = " + to_decimal(s, 3) + "; tolerance k ε^(8/9)");
+}
+
+template <class T>
 CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k) {
   using detail::max_abs;
   const T r = detail::ratio<T>(max_abs(VecX<T>(H * qdd + C - tau)),
@@ -260,7 +353,7 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   const VecX<T> C = bias<T>(model, q, qd);
   const AbaResult<T> fd = aba<T>(model, q, qd, tau);
   std::vector<CheckResult> out;
-  out.push_back(check_symmetric<T>(H, k));
+  out.push_back(check_rnea_H_symmetric<T>(model, q, k));
   out.push_back(check_positive_definite<T>(H));
   out.push_back(check_crba_rnea_columns<T>(model, q, k));
   out.push_back(check_fd_inverts_id<T>(model, q, qd, qdd, k));

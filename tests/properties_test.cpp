@@ -3,8 +3,9 @@
 // and at 50 digits through the property checkers of checks/properties.hpp. A failure prints the
 // residual, the tolerance and RapidCheck's reproduce string.
 //
-// Case counts: RapidCheck's default (100) at double; the bin50 properties draw fewer, larger
-// cases by default and scale with RC_PARAMS="max_success=N" like every property here.
+// Case counts: every property, at double (suite Properties) and at bin50 (suite PropertiesSlow),
+// runs RapidCheck's default of 100 cases from the same generator; RC_PARAMS="max_success=N"
+// changes the count for all of them.
 #include "checks/properties.hpp"
 #include "checks/random_model.hpp"
 #include "tests/test_util.hpp"
@@ -67,9 +68,9 @@ template <class T>
 void prop_H_symmetric_positive_definite(const Case& c) {
   const Instance<T> in = make<T>(c);
   if (in.model.nv == 0) return;
-  const MatX<T> H = crba<T>(in.model, in.q);
-  require(check_symmetric<T>(H, default_k(in.model.nv)));
-  require(check_positive_definite<T>(H));
+  // Symmetry of H assembled from RNEA columns: CRBA's H is symmetric by construction.
+  require(check_rnea_H_symmetric<T>(in.model, in.q, default_k(in.model.nv)));
+  require(check_positive_definite<T>(crba<T>(in.model, in.q)));
 }
 template <class T>
 void prop_crba_columns(const Case& c) {
@@ -99,6 +100,7 @@ void prop_energy(const Case& c) {
   const Instance<T> in = make<T>(c);
   require(check_kinetic_energy<T>(in.model, in.q, in.qd, default_k(in.model.nv)));
   require(check_power_balance<T>(in.model, in.q, in.qd, in.tau, default_k(in.model.nv)));
+  require(check_power_balance_fd<T>(in.model, in.q, in.qd, in.tau, default_k(in.model.nv)));
 }
 
 #define RBD_PROPERTY(Name, fn)                                                         \
@@ -174,27 +176,151 @@ TEST(Properties, SingularHIsReportedNotDividedBy) {
   EXPECT_FALSE(check_positive_definite<double>(H).passed);
 }
 
-// Branch-induced sparsity (RBDA §6.5): L has non-zeros only where H has (a DoF and its
-// ancestors), i.e. the factorization fills nothing in.
-TEST(Properties, LtdlHasNoFillIn) {
-  TreeSpec spec;
-  spec.nb = 15;
-  spec.branching = 2;
-  const Model<double> m = build_model<double>(random_tree(spec, 3));
-  const RandomState s = random_state(m, 4);
-  const VecX<double> q = Eigen::Map<const VecX<double>>(s.q.data(), m.nq);
-  const MatX<double> H = crba<double>(m, q);
-  const SparseFactor<double> f = ltdl<double>(H, m.dof_parent);
-  const MatX<double> L = f.L();
-  for (int i = 0; i < m.nv; ++i)
-    for (int j = 0; j < i; ++j) {
-      bool ancestor = false;
-      for (int k = m.dof_parent[i]; k >= 0; k = m.dof_parent[k]) ancestor = ancestor || k == j;
-      if (!ancestor) {
-        EXPECT_EQ(H(i, j), 0.0) << i << "," << j;
-        EXPECT_EQ(L(i, j), 0.0) << i << "," << j;
-      }
+// ---- Branch-induced sparsity of LᵀDL and LᵀL (RBDA §6.5, table 6.3) ------------------------------
+//
+// The sparse factorizations visit only ancestors: for each k, i runs over λ(k), λ(λ(k)), ... and
+// j over i and its ancestors. Two properties make that a test of the algorithm rather than of
+// its input (CRBA's H already holds exact zeros wherever neither DoF is an ancestor of the other):
+//
+//  (a) Same factor as the dense algorithm. dense_ltdl / dense_ltl below run the recurrences of
+//      table 6.3 with i over every DoF below k and j over every DoF up to i (no λ). On CRBA's H
+//      they must give bit for bit the sparse factor, and exact zeros at every non-ancestor entry:
+//      that is the no-fill-in theorem of §6.5 (an update A_ij -= a A_kj of a non-ancestor pair
+//      (i, j) always has a zero factor, a = A_ki / A_kk or A_kj: were i and j both ancestors of k,
+//      j would be an ancestor of i, since the ancestors of k form a chain), observed on the dense
+//      recurrence; and it shows that the sparse loops skip only operations that subtract zero.
+//  (b) Never reads nor writes a non-ancestor entry. Put non-zero garbage into every non-ancestor
+//      entry of the lower triangle and every entry above the diagonal of the input: the factor
+//      (the diagonal and the ancestor entries) must be bit for bit the one of the clean input, and
+//      every other entry of LD must still hold its garbage. A loop that strays off the ancestor
+//      chain reads garbage (and the factor changes) or writes over it. The table 6.4 products and
+//      solves on the factor of the garbage input (garbage still in LD) must give bit for bit the
+//      clean results, and mj_factorI on the packed garbage input the clean factor.
+
+// Dense LᵀDL and LᵀL: table 6.3's recurrences over all i < k and all j ≤ i.
+template <class T>
+MatX<T> dense_ltdl(MatX<T> A) {
+  const int n = static_cast<int>(A.rows());
+  for (int k = n - 1; k >= 0; --k)
+    for (int i = k - 1; i >= 0; --i) {
+      const T a = A(k, i) / A(k, k);
+      for (int j = i; j >= 0; --j) A(i, j) -= a * A(k, j);
+      A(k, i) = a;
     }
+  return A;
+}
+template <class T>
+MatX<T> dense_ltl(MatX<T> A) {
+  using std::sqrt;
+  const int n = static_cast<int>(A.rows());
+  for (int k = n - 1; k >= 0; --k) {
+    A(k, k) = sqrt(A(k, k));
+    for (int i = k - 1; i >= 0; --i) A(k, i) /= A(k, k);
+    for (int i = k - 1; i >= 0; --i)
+      for (int j = i; j >= 0; --j) A(i, j) -= A(k, i) * A(k, j);
+  }
+  return A;
+}
+
+// anc(i, j): j == i or j is an ancestor of i in the DoF tree.
+std::vector<std::vector<bool>> ancestor_table(const std::vector<int>& lambda) {
+  const int n = static_cast<int>(lambda.size());
+  std::vector<std::vector<bool>> anc(n, std::vector<bool>(n, false));
+  for (int i = 0; i < n; ++i)
+    for (int j = i; j >= 0; j = lambda[j]) anc[i][j] = true;
+  return anc;
+}
+
+// Runs (a) and (b) on the H of one model; returns the first violation ("" when none) and counts
+// the non-ancestor pairs i > j the case had (0 for a chain: nothing to fill in).
+template <class T>
+std::string factor_sparsity_violation(const Model<T>& m, const VecX<T>& q, std::uint64_t seed, int& non_ancestor_pairs) {
+  const int n = m.nv;
+  const std::vector<int>& lambda = m.dof_parent;
+  const auto anc = ancestor_table(lambda);
+  const MatX<T> H = crba<T>(m, q);
+  auto at = [](const char* what, int i, int j) {
+    return std::string(what) + " at (" + std::to_string(i) + ", " + std::to_string(j) + ")";
+  };
+  non_ancestor_pairs = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (!anc[i][j]) {
+        ++non_ancestor_pairs;
+        if (H(i, j) != T(0) || H(j, i) != T(0)) return at("precondition: CRBA's H is not zero at a non-ancestor pair", i, j);
+      }
+
+  // (a) sparse = dense, bit for bit, and the dense factor has exact zeros off the ancestor chains.
+  const SparseFactor<T> fd = ltdl<T>(H, lambda), fl = ltl<T>(H, lambda);
+  if (!fd.ok || !fl.ok) return "H is not positive-definite";
+  const MatX<T> Dd = dense_ltdl<T>(H), Dl = dense_ltl<T>(H);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      if (fd.LD(i, j) != Dd(i, j)) return at("ltdl differs from dense LᵀDL", i, j);
+      if (fl.LD(i, j) != Dl(i, j)) return at("ltl differs from dense LᵀL", i, j);
+      if (!anc[i][j] && (Dd(i, j) != T(0) || Dl(i, j) != T(0))) return at("dense factor fills in", i, j);
+    }
+
+  // (b) garbage off the ancestor chains and above the diagonal is neither read nor written.
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uni(1, 2);
+  const double scale = static_cast<double>(T(H.cwiseAbs().maxCoeff()));
+  MatX<T> G = H;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (j > i || !anc[i][j]) G(i, j) = T((rng() % 2 ? 1 : -1) * scale * uni(rng));
+  const SparseFactor<T> gd = ltdl<T>(G, lambda), gl = ltl<T>(G, lambda);
+  if (gd.ok != fd.ok || gl.ok != fl.ok || gd.min_pivot != fd.min_pivot || gl.min_pivot != fl.min_pivot)
+    return "garbage input changed ok or min_pivot";
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const bool factor_entry = j <= i && anc[i][j];
+      if (factor_entry && gd.LD(i, j) != fd.LD(i, j)) return at("ltdl read a non-ancestor entry: factor changed", i, j);
+      if (factor_entry && gl.LD(i, j) != fl.LD(i, j)) return at("ltl read a non-ancestor entry: factor changed", i, j);
+      if (!factor_entry && gd.LD(i, j) != G(i, j)) return at("ltdl wrote a non-ancestor entry", i, j);
+      if (!factor_entry && gl.LD(i, j) != G(i, j)) return at("ltl wrote a non-ancestor entry", i, j);
+    }
+  VecX<T> b(n);
+  for (int i = 0; i < n; ++i) b(i) = T(uni(rng));
+  if (ltdl_solve<T>(gd, b) != ltdl_solve<T>(fd, b)) return "ltdl_solve read a non-ancestor entry";
+  if (ltl_solve<T>(gl, b) != ltl_solve<T>(fl, b)) return "ltl_solve read a non-ancestor entry";
+  if (mul_L<T>(gd, b) != mul_L<T>(fd, b) || mul_Lt<T>(gl, b) != mul_Lt<T>(fl, b)) return "mul_L / mul_Lt read a non-ancestor entry";
+  const MjLayout lay = mj_layout(lambda);
+  const MjFactor<T> mg = mj_factorI<T>(lay, mj_pack<T>(lay, G)), mh = mj_factorI<T>(lay, mj_pack<T>(lay, H));
+  if (mg.qLD != mh.qLD || mg.qLDiagInv != mh.qLDiagInv) return "mj_factorI of the garbage input differs";
+  return "";
+}
+
+template <class T>
+void prop_factor_sparsity(const Case& c) {
+  const Instance<T> in = make<T>(c);
+  int pairs = 0;
+  const std::string err = factor_sparsity_violation<T>(in.model, in.q, c.state_seed, pairs);
+  RC_CLASSIFY(pairs > 0, "branched");
+  if (!err.empty()) RC_FAIL(err);
+}
+RBD_PROPERTY(LtdlAndLtlVisitOnlyAncestorsAndEqualDenseFactor, prop_factor_sparsity)
+
+// The same on fixed branched trees, so that the non-ancestor pairs the properties above rely on
+// are certainly there: a binary tree of 1-DoF joints, and trees of multi-DoF joints (one DoF
+// chain per joint) with a floating base.
+TEST(Properties, LtdlAndLtlOnBranchedTreesVisitOnlyAncestors) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Case c;
+    c.spec.nb = 15;
+    c.spec.branching = seed <= 2 ? 2 : 3;
+    c.spec.floating_base = seed % 2 == 0;
+    if (seed == 1) c.spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Helical};
+    c.model_seed = seed;
+    c.state_seed = seed + 10;
+    int pairs = 0;
+    const Instance<double> d = make<double>(c);
+    EXPECT_EQ(factor_sparsity_violation<double>(d.model, d.q, seed, pairs), "");
+    EXPECT_GT(pairs, d.model.nv) << "the tree should be branched";
+    const Instance<bin50> b = make<bin50>(c);
+    EXPECT_EQ(factor_sparsity_violation<bin50>(b.model, b.q, seed, pairs), "");
+  }
 }
 
 }  // namespace
