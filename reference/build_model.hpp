@@ -228,7 +228,11 @@ Model<T> build_model(const ModelDesc& desc) {
     const Vec3<T> a = vec3<T>(bd.joint.axis);
     const T an = a.norm();
     if (jt.type != JointType::Spherical && jt.type != JointType::Free) {
-      if (!(an > T(0))) throw ModelError(bd.where + ".joint.axis", "zero axis");
+      if (!(an > T(0))) {
+        // "joint 'j' (line 3) <axis>" for a URDF joint, "bodies[2].joint.axis" for JSON.
+        const bool xml = !bd.where.empty() && bd.where.back() == ')';
+        throw ModelError(xml ? bd.where + " <axis>" : bd.where + ".joint.axis", "zero axis");
+      }
       jt.axis = a / an;
     }
     if (jt.type == JointType::Helical) jt.pitch = bd.joint.pitch.as<T>();
