@@ -162,6 +162,10 @@ int run_audit(const AuditOptions& o) {
     throw InputError("--engines", "", "expected a comma-separated list of engine names, got nothing (omit --engines for every engine)");
   if (o.models_given && split(o.models).empty())
     throw InputError("--models", "", "expected a comma-separated list of model names, got nothing (omit --models for every model)");
+  // Paths under --out and --data are written into audit.json.
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--out", o.out}, {"--data", o.data}})
+    if (first_invalid_utf8(path) != std::string::npos)
+      throw InputError(option, "", "expected a folder name in UTF-8 (paths are written into audit.json)");
   const std::string data = find_data_dir(o.data);
   const std::string models_dir = data + "/models", golden_dir = data + "/golden";
   std::vector<ManifestEntry> manifest = read_manifest(models_dir + "/manifest.json");
