@@ -23,6 +23,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -249,6 +250,33 @@ int run_audit(const AuditOptions& o) {
     tol_template.overrides[q] = v;
   }
 
+  // Everything that can be bad input is read before the first output is written: the models,
+  // their golden fixtures, and the output paths that exist already (a read-only report, a file
+  // where a folder goes). An error halfway used to leave the outputs of the models before it.
+  std::vector<LoadedModel> loaded;
+  std::vector<std::optional<Fixture>> goldens;
+  for (const ManifestEntry& me : manifest) {
+    LoadOptions uo;
+    uo.floating_base = me.floating_base;
+    loaded.push_back(load_model(models_dir + "/" + me.file, uo));
+    loaded.back().file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
+    const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
+    goldens.emplace_back();
+    if (!o.update_golden && file_exists(golden)) goldens.back() = read_fixture_file(golden);
+  }
+  std::vector<std::string> folders{o.out, o.out + "/fixtures"}, files{o.out + "/audit.json", o.out + "/junit.xml"};
+  for (const auto& a : adapters) folders.push_back(o.out + "/" + a->name());
+  for (const ManifestEntry& me : manifest) {
+    files.push_back(o.update_golden ? golden_dir + "/" + me.name + ".fixture.json" : o.out + "/fixtures/" + me.name + ".fixture.json");
+    for (const auto& a : adapters)
+      for (const char* ext : {".engine.json", ".report.json"}) files.push_back(o.out + "/" + a->name() + "/" + me.name + ext);
+  }
+  struct stat st;
+  for (const std::string& d : folders)
+    if (::stat(d.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) throw InputError(d, "", "is not a folder; the audit writes its outputs there");
+  for (const std::string& f : files)
+    if (::lstat(f.c_str(), &st) == 0) check_output_path(f);
+
   make_dir(o.out);
   make_dir(o.out + "/fixtures");
   std::vector<Report> reports;
@@ -257,18 +285,16 @@ int run_audit(const AuditOptions& o) {
   const size_t total = manifest.size() * std::max<size_t>(adapters.size(), 1);
   size_t step = 0;
 
-  for (const ManifestEntry& me : manifest) {
-    LoadOptions uo;
-    uo.floating_base = me.floating_base;
-    LoadedModel lm = load_model(models_dir + "/" + me.file, uo);
-    lm.file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
+  for (size_t mi = 0; mi < manifest.size(); ++mi) {
+    const ManifestEntry& me = manifest[mi];
+    const LoadedModel& lm = loaded[mi];
     // Golden fixture: reuse when it still describes this model; else make one.
     const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
     std::string fixture_file = golden;
     Fixture fx;
     bool reuse = false;
-    if (!o.update_golden && file_exists(golden)) {
-      fx = read_fixture_file(golden);
+    if (goldens[mi]) {
+      fx = *goldens[mi];
       reuse = fx.model_sha256 == sha256_hex(model_canonical_text(lm.desc));
       if (!reuse) std::cerr << "audit: " << golden << " was made from another version of " << me.file << "; regenerating\n";
     }
