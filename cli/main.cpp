@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
+  } catch (const CLI::ParseError& e) {  // the same form as every other bad input
+    std::cerr << "rbdref: error: " << e.what() << " (rbdref --help, rbdref COMMAND --help)\n";
     return 2;
   }
   try {
