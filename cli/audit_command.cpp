@@ -404,7 +404,7 @@ Run add_audit(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("audit", "Audit every available engine on every bundled model: fixtures, engines, compare, checks, reports");
   CLI::Option* eng = sub->add_option("--engines", o->engines, "Comma-separated engines (default: every adapter of this build)");
   CLI::Option* mod = sub->add_option("--models", o->models, "Comma-separated bundled model names (default: all in the manifest)");
-  sub->add_option("--out", o->out, "Output folder (default audit-out)");
+  sub->add_option("--out", o->out, "Output folder (default audit-out)")->check(nonempty_output);
   sub->add_option("--data", o->data, "Folder holding models/manifest.json and golden/ (default: the source tree's fixtures/, else found beside the binary)");
   sub->add_option("--tol", o->tol, "Tolerance override QUANTITY=RELATIVE_ERROR (repeatable)");
   sub->add_flag("--update-golden", o->update_golden, "Regenerate the golden fixtures in DATA/golden instead of reusing them");

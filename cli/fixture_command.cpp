@@ -53,7 +53,7 @@ Run add_fixture(CLI::App& app) {
   sub->add_option("--samples", o->samples, "Number of samples (default 8)");
   sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
   sub->add_option("--precision", o->precision, "Precision of the reference values (default bin50)");
-  sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required();
+  sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required()->check(nonempty_output);
   o->mo.add_to(sub);
   return [o] { return run_fixture(*o); };
 }
