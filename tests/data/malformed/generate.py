@@ -236,7 +236,7 @@ urdf_case("unreachable_links", t, ["<robot>", "reachable from the root link 'bas
 latin1 = URDF.replace('<link name="hand"/>', '<link name="h\u00e4nd"/>').replace('<child link="hand"/>', '<child link="h\u00e4nd"/>')
 rel = write("urdf/latin1_name.urdf", latin1.encode("latin-1"))
 case("urdf-latin1_name", "urdf", ["eval", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
-     [base(rel), "line %d" % line_of(latin1, "h\u00e4nd"), "expected UTF-8", "0xE4"], file=rel,
+     [base(rel), "<link> name (line %d)" % line_of(latin1, "h\u00e4nd"), "expected a name in UTF-8", "0xE4"], file=rel,
      note="a Latin-1 link name used to reach the JSON writer: internal error, exit 3")
 rel = write("urdf/utf16.urdf", b"\xff\xfe" + URDF.encode("utf-16-le"))
 case("urdf-utf16", "urdf", ["eval", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT, [base(rel), "UTF-16"], file=rel)
@@ -653,6 +653,10 @@ case("accepted-urdf_repeated_mass", "urdf", ["convert", "{file}", "--out", "{scr
 rel = write("accepted/engine_raw_H_not_a_matrix.json", dumps(eo(lambda d: d["samples"][0].update(raw={"H": "see log"}))))
 case("accepted-engine_raw_H_not_a_matrix", "engine_output", ["check", "{file}", "--report", "{scratch}/report.json"], None, file=rel, exit=0,
      outputs=["report.json"], note="raw is free-form: the symmetry check falls back to the converted H and says why")
+t = sub(URDF, "<robot ", "<!-- Gelenkarm f\u00fcr Tests, Ma\u00dfe in Metern -->\n<robot ")
+rel = write("accepted/urdf_latin1_comment.urdf", t.encode("latin-1"))
+case("accepted-urdf_latin1_comment", "urdf", ["convert", "{file}", "--out", "{scratch}/model.json"], None, file=rel, exit=0,
+     outputs=["model.json"], note="bytes that are not UTF-8 in a comment: not read, not refused")
 opt_case_ok = lambda id, args, outputs, note=None: case("accepted-" + id, "options", args, None, exit=0, outputs=outputs, note=note)
 opt_case_ok("seed_max", ["fixture"] + PEND_ARGS + ["--samples", "1", "--seed", "18446744073709551615", "--out", "{scratch}/f.json"], ["f.json"])
 opt_case_ok("out_dash_is_stdout", ["convert"] + PEND_ARGS + ["--out", "-"], [])
