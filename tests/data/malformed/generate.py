@@ -245,6 +245,8 @@ urdf_case("only_fixed_joints", t, ["expected at least one moving joint", "every 
 t = sub(URDF, 'ixx="0.012" iyy="0.012" izz="0.0015"', 'ixx="0.00400" iyy="0.00500" izz="0.01200"')
 urdf_case("nonphysical_strict", t, ["link 'upper' <inertial> (line %d)" % line_of(t, "<inertial>"), "triangle inequality",
                                     "--inertia strict"], options=["--inertia", "strict"])
+urdf_case("nested_1000_deep", sub(URDF, '<link name="hand"/>', '<link name="hand"/>\n  ' + "<group>" * 1000 + "</group>" * 1000),
+          ["expected well-formed XML", "nesting is too deep"], note="deep nesting: tinyxml2's depth limit, no stack overflow")
 urdf_case("inertia_policy_bogus", URDF, ["--inertia", "expected accept or strict", "got 'lax'"], options=["--inertia", "lax"],
           names_file=False)
 
@@ -357,6 +359,8 @@ state_case("root_array", "[1, 0, 0, 0, 0, 0, 0, 0.3, -0.7]\n", ["expected a JSON
 state_case("free_joint_scalar", state(lambda d: d["q"].update(base_free=1)), ["q.base_free", "expected an array of 7 numbers"])
 state_case("urdf_fixed_joint_named", json.dumps({"q": {"shoulder": 0.1, "elbow": 0.2, "wrist": 0}}) + "\n",
            ["q.wrist", "unknown joint name", "moving joints: shoulder, elbow"], model="{support}/robot.urdf")
+state_case("nested_10000_deep", '{"q": ' + "[" * 10000 + "]" * 10000 + "}\n", ["q", "expected 9 entries (the model's nq), got 1"],
+           note="deep nesting: no stack overflow")
 case("state-folder", "state", ["eval", "{support}/robot.json", "--state", "{support}"] + EVAL_OUT,
      ["support", "expected a file, got a folder"])
 
