@@ -23,6 +23,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -99,25 +100,57 @@ void make_dir(const std::string& path) {
   }
 }
 
+// Every field is checked for its type and range here, before the audit writes anything: a wrong
+// type used to escape as a JSON type error (internal error, exit 3), a negative seed wrapped
+// around, a name with '/' wrote outside --out, and a repeated name overwrote its twin's outputs.
 std::vector<ManifestEntry> read_manifest(const std::string& path) {
   const json doc = read_json_file(path);
-  if (!doc.is_object() || doc.value("format", "") != "rbdref.manifest")
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != "rbdref.manifest")
     throw InputError(path, "format", "expected \"rbdref.manifest\"");
-  if (doc.value("version", 0) != 1) throw InputError(path, "version", "expected 1");
+  if (!doc.contains("version") || doc["version"] != 1) throw InputError(path, "version", "expected 1");
   if (!doc.contains("models") || !doc["models"].is_array()) throw InputError(path, "models", "expected an array");
   std::vector<ManifestEntry> out;
+  std::set<std::string> names;
   for (size_t k = 0; k < doc["models"].size(); ++k) {
     const json& j = doc["models"][k];
     const std::string p = "models[" + std::to_string(k) + "]";
+    if (!j.is_object()) throw InputError(path, p, "expected an object with name and file");
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (it.key() != "name" && it.key() != "file" && it.key() != "floating_base" && it.key() != "samples" &&
+          it.key() != "seed" && it.key() != "description")
+        throw InputError(path, p + "." + it.key(), "unknown field (expected name, file, floating_base, samples, seed, description)");
     ManifestEntry e;
-    if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) throw InputError(path, p + ".name", "expected a string");
-    if (!j.contains("file") || !j["file"].is_string()) throw InputError(path, p + ".file", "expected a string");
+    // The name names output files (golden/<name>.fixture.json, <engine>/<name>.report.json).
+    if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty() ||
+        j["name"].get<std::string>()[0] == '.' ||
+        j["name"].get<std::string>().find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+            std::string::npos)
+      throw InputError(path, p + ".name", "expected a name of letters, digits, '_', '-' and '.' not starting with '.'" +
+                                              std::string(j.contains("name") ? ", got " + j["name"].dump() : ""));
     e.name = j["name"];
+    if (!names.insert(e.name).second) throw InputError(path, p + ".name", "duplicate model name '" + e.name + "'");
+    if (!j.contains("file") || !j["file"].is_string() || j["file"].get<std::string>().empty())
+      throw InputError(path, p + ".file", "expected a file name (in the manifest's folder)");
     e.file = j["file"];
-    e.floating_base = j.value("floating_base", false);
-    e.samples = j.value("samples", 8);
-    e.seed = j.value("seed", 1);
-    e.description = j.value("description", "");
+    if (j.contains("floating_base")) {
+      if (!j["floating_base"].is_boolean()) throw InputError(path, p + ".floating_base", "expected true or false");
+      e.floating_base = j["floating_base"];
+    }
+    if (j.contains("samples")) {
+      const json& s = j["samples"];
+      if (!s.is_number_integer() || s.get<long long>() < 1 || s.get<long long>() > 100000)
+        throw InputError(path, p + ".samples", "expected an integer from 1 to 100000, got " + s.dump());
+      e.samples = s.get<int>();
+    }
+    if (j.contains("seed")) {
+      if (!j["seed"].is_number_unsigned())
+        throw InputError(path, p + ".seed", "expected an integer from 0 to 18446744073709551615, got " + j["seed"].dump());
+      e.seed = j["seed"];
+    }
+    if (j.contains("description")) {
+      if (!j["description"].is_string()) throw InputError(path, p + ".description", "expected a string");
+      e.description = j["description"];
+    }
     out.push_back(e);
   }
   return out;
@@ -162,6 +195,10 @@ int run_audit(const AuditOptions& o) {
     throw InputError("--engines", "", "expected a comma-separated list of engine names, got nothing (omit --engines for every engine)");
   if (o.models_given && split(o.models).empty())
     throw InputError("--models", "", "expected a comma-separated list of model names, got nothing (omit --models for every model)");
+  // Paths under --out and --data are written into audit.json.
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--out", o.out}, {"--data", o.data}})
+    if (first_invalid_utf8(path) != std::string::npos)
+      throw InputError(option, "", "expected a folder name in UTF-8 (paths are written into audit.json)");
   const std::string data = find_data_dir(o.data);
   const std::string models_dir = data + "/models", golden_dir = data + "/golden";
   std::vector<ManifestEntry> manifest = read_manifest(models_dir + "/manifest.json");
@@ -213,6 +250,33 @@ int run_audit(const AuditOptions& o) {
     tol_template.overrides[q] = v;
   }
 
+  // Everything that can be bad input is read before the first output is written: the models,
+  // their golden fixtures, and the output paths that exist already (a read-only report, a file
+  // where a folder goes). An error halfway used to leave the outputs of the models before it.
+  std::vector<LoadedModel> loaded;
+  std::vector<std::optional<Fixture>> goldens;
+  for (const ManifestEntry& me : manifest) {
+    LoadOptions uo;
+    uo.floating_base = me.floating_base;
+    loaded.push_back(load_model(models_dir + "/" + me.file, uo));
+    loaded.back().file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
+    const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
+    goldens.emplace_back();
+    if (!o.update_golden && file_exists(golden)) goldens.back() = read_fixture_file(golden);
+  }
+  std::vector<std::string> folders{o.out, o.out + "/fixtures"}, files{o.out + "/audit.json", o.out + "/junit.xml"};
+  for (const auto& a : adapters) folders.push_back(o.out + "/" + a->name());
+  for (const ManifestEntry& me : manifest) {
+    files.push_back(o.update_golden ? golden_dir + "/" + me.name + ".fixture.json" : o.out + "/fixtures/" + me.name + ".fixture.json");
+    for (const auto& a : adapters)
+      for (const char* ext : {".engine.json", ".report.json"}) files.push_back(o.out + "/" + a->name() + "/" + me.name + ext);
+  }
+  struct stat st;
+  for (const std::string& d : folders)
+    if (::stat(d.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) throw InputError(d, "", "is not a folder; the audit writes its outputs there");
+  for (const std::string& f : files)
+    if (::lstat(f.c_str(), &st) == 0) check_output_path(f);
+
   make_dir(o.out);
   make_dir(o.out + "/fixtures");
   std::vector<Report> reports;
@@ -221,18 +285,16 @@ int run_audit(const AuditOptions& o) {
   const size_t total = manifest.size() * std::max<size_t>(adapters.size(), 1);
   size_t step = 0;
 
-  for (const ManifestEntry& me : manifest) {
-    LoadOptions uo;
-    uo.floating_base = me.floating_base;
-    LoadedModel lm = load_model(models_dir + "/" + me.file, uo);
-    lm.file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
+  for (size_t mi = 0; mi < manifest.size(); ++mi) {
+    const ManifestEntry& me = manifest[mi];
+    const LoadedModel& lm = loaded[mi];
     // Golden fixture: reuse when it still describes this model; else make one.
     const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
     std::string fixture_file = golden;
     Fixture fx;
     bool reuse = false;
-    if (!o.update_golden && file_exists(golden)) {
-      fx = read_fixture_file(golden);
+    if (goldens[mi]) {
+      fx = *goldens[mi];
       reuse = fx.model_sha256 == sha256_hex(model_canonical_text(lm.desc));
       if (!reuse) std::cerr << "audit: " << golden << " was made from another version of " << me.file << "; regenerating\n";
     }
@@ -342,7 +404,7 @@ Run add_audit(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("audit", "Audit every available engine on every bundled model: fixtures, engines, compare, checks, reports");
   CLI::Option* eng = sub->add_option("--engines", o->engines, "Comma-separated engines (default: every adapter of this build)");
   CLI::Option* mod = sub->add_option("--models", o->models, "Comma-separated bundled model names (default: all in the manifest)");
-  sub->add_option("--out", o->out, "Output folder (default audit-out)");
+  sub->add_option("--out", o->out, "Output folder (default audit-out)")->check(nonempty_output);
   sub->add_option("--data", o->data, "Folder holding models/manifest.json and golden/ (default: the source tree's fixtures/, else found beside the binary)");
   sub->add_option("--tol", o->tol, "Tolerance override QUANTITY=RELATIVE_ERROR (repeatable)");
   sub->add_flag("--update-golden", o->update_golden, "Regenerate the golden fixtures in DATA/golden instead of reusing them");

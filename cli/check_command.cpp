@@ -61,7 +61,7 @@ Run add_check(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand("check", "Reference-free checks of an engine output's own numbers");
   sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
-  sub->add_option("--report", o->report, "Write the JSON report here (atomically)");
+  sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->check(nonempty_output);
   return [o] { return run_check(*o); };
 }
 

@@ -26,6 +26,12 @@ struct ModelOptions {
 // Prints a loaded model's warnings to stderr, one per line, prefixed by the command name.
 void print_model_warnings(const char* command, const LoadedModel& lm);
 
+// Check of output options (--out, --report, --junit): an explicitly empty value (an unset shell
+// variable, `--out "$OUT"`) is an error, not "no file" or standard output.
+inline std::string nonempty_output(const std::string& v) {
+  return v.empty() ? "expected a path, got an empty string" : "";
+}
+
 // An unsigned 64-bit integer option given as decimal digits (no sign, no wrap-around).
 std::uint64_t parse_seed(const std::string& text, const std::string& option);
 

@@ -51,8 +51,8 @@ Run add_compare(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("compare", "Score an engine output against a fixture (digits, tolerances, checks)");
   sub->add_option("fixture", o->fixture, "Fixture file (rbdref.fixture)")->required();
   sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
-  sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->required();
-  sub->add_option("--junit", o->junit, "Also write JUnit XML here (atomically)");
+  sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->required()->check(nonempty_output);
+  sub->add_option("--junit", o->junit, "Also write JUnit XML here (atomically)")->check(nonempty_output);
   sub->add_option("--tol", o->tol, "Override a tolerance: QUANTITY=REL (H, C, tau, qdd, L, D), repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

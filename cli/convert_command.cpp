@@ -19,7 +19,7 @@ Run add_convert(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("convert", "Write the canonical rbdref.model JSON of a URDF or JSON model");
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
-  sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'");
+  sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'")->check(nonempty_output);
   o->mo.add_to(sub);
   return [o] {
     check_distinct_paths({o->model}, {{"--out", o->out}});

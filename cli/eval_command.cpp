@@ -132,7 +132,7 @@ Run add_eval(CLI::App& app) {
   sub->add_option("--state", o->state, "State file: JSON with q, qd, qdd, tau")->required();
   sub->add_option("--precision", o->precision,
                   "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
-  sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)");
+  sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)")->check(nonempty_output);
   o->mo.add_to(sub);
   return [o] { return run_eval(*o); };
 }

@@ -15,7 +15,7 @@ namespace {
 
 struct FixtureOptions {
   std::string model, precision = "bin50", out, seed = "1";
-  int samples = 8;
+  std::string samples = "8";  // parsed here: CLI11's "Could not convert" said nothing of the range
   ModelOptions mo;
 };
 
@@ -24,13 +24,16 @@ int run_fixture(const FixtureOptions& o) {
   if (!p)
     throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got '" +
                                             o.precision + "'");
-  if (o.samples < 1 || o.samples > 100000) throw InputError("--samples", "", "expected 1..100000");
+  const bool digits = !o.samples.empty() && o.samples.size() <= 6 && o.samples.find_first_not_of("0123456789") == std::string::npos;
+  const int samples = digits ? std::stoi(o.samples) : 0;
+  if (samples < 1 || samples > 100000)
+    throw InputError("--samples", "", "expected an integer from 1 to 100000, got '" + o.samples + "'");
   const std::uint64_t seed = parse_seed(o.seed, "--seed");
   check_distinct_paths({o.model}, {{"--out", o.out}});
   check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("fixture", lm);
-  const Fixture f = make_fixture(lm, o.samples, seed, *p);
+  const Fixture f = make_fixture(lm, samples, seed, *p);
   write_file_atomic(o.out, fixture_to_json(f).dump(1) + "\n");
   int worst = f.digits;
   for (const Sample& s : f.samples)
@@ -50,7 +53,7 @@ Run add_fixture(CLI::App& app) {
   sub->add_option("--samples", o->samples, "Number of samples (default 8)");
   sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
   sub->add_option("--precision", o->precision, "Precision of the reference values (default bin50)");
-  sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required();
+  sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required()->check(nonempty_output);
   o->mo.add_to(sub);
   return [o] { return run_fixture(*o); };
 }

@@ -50,14 +50,23 @@ int main(int argc, char** argv) {
       {"eval", rbd::cli::add_eval(app)},       {"convert", rbd::cli::add_convert(app)},
       {"fixture", rbd::cli::add_fixture(app)}, {"compare", rbd::cli::add_compare(app)},
       {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)}};
+  // A first argument that is no option and no command: CLI11 would say "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const auto& c : commands) known = known || c.first == argv[1];
+    if (!known) {
+      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected eval, convert, fixture, compare, check or audit)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
+  } catch (const CLI::ParseError& e) {  // the same form as every other bad input
+    std::cerr << "rbdref: error: " << e.what() << " (rbdref --help, rbdref COMMAND --help)\n";
     return 2;
   }
   try {

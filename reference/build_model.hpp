@@ -39,7 +39,7 @@ struct InertiaBounds {
   T violation;  // max(neg, tri)
   T score;      // max(neg, tri / 3): compared with the rounding bound ‖δI‖_F (λ0 moves by at most
                 // ‖δI‖₂ ≤ ‖δI‖_F; λ0 + λ1 - λ2 by at most three times that)
-  bool triangle = false;  // the larger of the two is the triangle inequality
+  bool triangle = false;  // the score is the triangle inequality's (tri / 3 > neg)
 };
 
 template <class T>
@@ -49,7 +49,7 @@ InertiaBounds<T> inertia_bounds(const Mat3<T>& Ic) {
   b.l = es.eigenvalues();
   const T neg = b.l(0) < T(0) ? T(-b.l(0)) : T(0);
   const T tri = b.l(2) - b.l(0) - b.l(1) > T(0) ? T(b.l(2) - b.l(0) - b.l(1)) : T(0);
-  b.triangle = tri > neg;
+  b.triangle = tri / T(3) > neg;
   b.violation = b.triangle ? tri : neg;
   b.score = tri / T(3) > neg ? T(tri / T(3)) : neg;
   return b;
@@ -150,12 +150,15 @@ void notes_on_inertias(Model<T>& model, const ModelDesc& desc, const std::vector
       }
       field += ")";
     }
+    // The bound the printed violation is compared with: U for a negative moment, 3U for the
+    // triangle inequality (three moments, each moved by at most U).
+    const T bound = mb.triangle ? T(T(3) * tol) : tol;
     if (mb.score > tol) {
       model.notes.push_back({ModelNote::NonPhysical, field,
-                             violation_text<T>(mb) + ", beyond the rounding of the written digits (" + to_decimal(tol, 2) + ")"});
+                             violation_text<T>(mb) + ", beyond the rounding of the written digits (" + to_decimal(bound, 2) + ")"});
     } else if (mb.score > noise_k * lmax) {
       model.notes.push_back({ModelNote::RoundingLevel, field,
-                             violation_text<T>(mb) + ", within the rounding of the written digits (" + to_decimal(tol, 2) +
+                             violation_text<T>(mb) + ", within the rounding of the written digits (" + to_decimal(bound, 2) +
                                  "): accepted as rounding"});
     }
     if (parts[i].size() > 1 && !(mb.score > tol))
@@ -256,7 +259,11 @@ Model<T> build_model(const ModelDesc& desc) {
     const Vec3<T> a = vec3<T>(bd.joint.axis);
     const T an = a.norm();
     if (jt.type != JointType::Spherical && jt.type != JointType::Free) {
-      if (!(an > T(0))) throw ModelError(bd.where + ".joint.axis", "zero axis");
+      if (!(an > T(0))) {
+        // "joint 'j' (line 3) <axis>" for a URDF joint, "bodies[2].joint.axis" for JSON.
+        const bool xml = !bd.where.empty() && bd.where.back() == ')';
+        throw ModelError(xml ? bd.where + " <axis>" : bd.where + ".joint.axis", "zero axis");
+      }
       jt.axis = a / an;
     }
     if (jt.type == JointType::Helical) jt.pitch = bd.joint.pitch.as<T>();

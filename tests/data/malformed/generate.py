@@ -1,0 +1,679 @@
+#!/usr/bin/env python3
+"""Writes the malformed-input corpus: the case files under this folder and manifest.json.
+
+Run from anywhere: python3 tests/data/malformed/generate.py [path/to/rbdref]
+The rbdref binary (default build/cli/rbdref) makes support/good.fixture.json, the valid fixture the
+fixture and engine-output cases are edited from; everything else is written here. The files are
+committed: the test (tests/malformed_test.cpp) reads them, it does not run this script.
+
+Placeholders in the command lines of manifest.json (substituted by the test):
+  {file}     the case's input file, copied into the scratch folder under its own name
+  {support}  support/, copied into the scratch folder (robot.json, robot.urdf, states, fixture, engine output)
+  {scratch}  the scratch folder: outputs go there, and nothing may appear or change in it
+"""
+import copy
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+RBDREF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "cli", "rbdref")
+
+cases, accepted = [], []
+
+
+def write(rel, data):
+    path = os.path.join(HERE, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return rel
+
+
+def sub(text, old, new):
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+def line_of(text, needle, after=None):
+    i = text.index(needle, text.index(after) if after else 0)
+    return text.count("\n", 0, i) + 1
+
+
+def case(id, document, args, message, file=None, exit=2, also=None, options=None, setup=None, note=None, outputs=None):
+    c = {"id": id, "document": document}
+    if file:
+        c["file"] = file
+    c["args"] = args
+    c["exit"] = exit
+    if exit != 0:
+        c["message"] = message
+    if options:
+        c["options"] = options
+    if also is not None:
+        c["also"] = also
+    if setup:
+        c["setup"] = setup
+    if outputs:
+        c["outputs"] = outputs
+    if note:
+        c["note"] = note
+    (accepted if exit == 0 else cases).append(c)
+
+
+def base(rel):
+    return os.path.basename(rel)
+
+
+EVAL_OUT = ["--out", "{scratch}/out.json"]
+
+# ---- support: a valid robot (free base + two revolute joints), states, fixture, engine output ----
+
+ROBOT = {
+    "format": "rbdref.model", "version": 1, "name": "malformed_corpus_robot",
+    "bodies": [
+        {"name": "trunk", "parent": None, "joint": {"name": "base_free", "type": "free"},
+         "inertial": {"mass": "5", "com": [0, 0, 0],
+                      "I": {"ixx": "0.1", "iyy": "0.2", "izz": "0.25", "ixy": 0, "ixz": 0, "iyz": 0}}},
+        {"name": "upper", "parent": "trunk", "joint": {"name": "shoulder", "type": "revolute", "axis": [0, 1, 0]},
+         "origin": {"xyz": [0, 0, "0.2"]},
+         "inertial": {"mass": "1", "com": [0, 0, "-0.15"],
+                      "I": {"ixx": "0.01", "iyy": "0.01", "izz": "0.001", "ixy": 0, "ixz": 0, "iyz": 0}}},
+        {"name": "lower", "parent": "upper", "joint": {"name": "elbow", "type": "revolute", "axis": [0, 1, 0]},
+         "origin": {"xyz": [0, 0, "-0.3"]},
+         "inertial": {"mass": "0.8", "com": [0, 0, "-0.12"],
+                      "I": {"ixx": "0.008", "iyy": "0.008", "izz": "0.0008", "ixy": 0, "ixz": 0, "iyz": 0}}},
+    ]}
+write("support/robot.json", json.dumps(ROBOT, indent=1) + "\n")
+STATE = {"q": {"base_free": [1, 0, 0, 0, 0, 0, 0.5], "shoulder": "0.3", "elbow": -0.7},
+         "qd": [0, 0, 0, 0.1, 0, 0, 1, 2]}
+write("support/state.json", json.dumps(STATE) + "\n")
+
+URDF = """<?xml version="1.0"?>
+<robot name="malformed_corpus_arm">
+  <link name="base"/>
+  <link name="upper">
+    <inertial>
+      <origin xyz="0 0 0.15" rpy="0 0 0"/>
+      <mass value="1.2"/>
+      <inertia ixx="0.012" iyy="0.012" izz="0.0015" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+  </link>
+  <link name="forearm">
+    <inertial>
+      <origin xyz="0 0 0.12" rpy="0 0 0"/>
+      <mass value="0.8"/>
+      <inertia ixx="0.006" iyy="0.006" izz="0.0009" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+  </link>
+  <link name="hand"/>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/>
+    <child link="upper"/>
+    <origin xyz="0 0 0.1" rpy="0 0 0"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+  <joint name="elbow" type="revolute">
+    <parent link="upper"/>
+    <child link="forearm"/>
+    <origin xyz="0 0 0.3" rpy="0 0 0"/>
+    <axis xyz="0 1 0"/>
+  </joint>
+  <joint name="wrist" type="fixed">
+    <parent link="forearm"/>
+    <child link="hand"/>
+    <origin xyz="0 0 0.25" rpy="0 0 0"/>
+  </joint>
+</robot>
+"""
+write("support/robot.urdf", URDF)
+write("support/arm_state.json", json.dumps({"q": {"shoulder": 0.1, "elbow": -0.2}}) + "\n")
+
+# The fixture and the engine output every fixture/engine case starts from.
+FIX = os.path.join(HERE, "support", "good.fixture.json")
+subprocess.run([RBDREF, "fixture", os.path.join(ROOT, "fixtures", "models", "double_pendulum.urdf"), "--samples", "2",
+                "--seed", "3", "--out", FIX], check=True, stderr=subprocess.DEVNULL)
+GOOD_FX = json.load(open(FIX))
+
+
+def checksum(doc):
+    d = {k: v for k, v in doc.items() if k != "checksum"}
+    text = json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+assert checksum(GOOD_FX) == GOOD_FX["checksum"], "the checksum rule of fixtures changed: update checksum() here"
+
+
+def reseal(doc):
+    doc["checksum"] = checksum(doc)
+    return doc
+
+
+ENGINE = {"format": "rbdref.engine_output", "version": 1,
+          "engine": {"name": "handwritten", "version": "1.0", "scalar": "double",
+                     "import_path": "the fixture's reference values rounded to double"},
+          "model": {"name": GOOD_FX["model"]["name"], "sha256": GOOD_FX["model"]["sha256"]},
+          "fixture": "good.fixture.json", "conventions": {"name": "rbdref"}, "dofs": GOOD_FX["dofs"], "samples": []}
+for s in GOOD_FX["samples"]:
+    es = {"id": s["id"], "inputs": s["inputs"]}
+    for q in ("H", "C", "tau", "qdd"):
+        v = s["outputs"][q]
+        es[q] = [[float(x) for x in r] for r in v] if isinstance(v[0], list) else [float(x) for x in v]
+    es["raw"] = {"H": es["H"]}
+    ENGINE["samples"].append(es)
+write("support/good.engine.json", json.dumps(ENGINE, indent=1) + "\n")
+
+
+def dumps(doc):
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+# ---- URDF ----------------------------------------------------------------------------------------
+
+def urdf_case(id, text, message, options=None, note=None, also=None, names_file=True):
+    rel = write("urdf/" + id + ".urdf", text)
+    case("urdf-" + id, "urdf", ["eval", "{file}"] + (options or []) + ["--state", "{support}/arm_state.json"] + EVAL_OUT,
+         ([base(rel)] if names_file else []) + message, file=rel, options=options, note=note, also=also)
+
+
+urdf_case("truncated", URDF[:URDF.index("<joint name=\"elbow\"") + 40], ["line", "expected well-formed XML"])
+urdf_case("empty", "", ["got an empty file"])
+urdf_case("no_robot", URDF.replace("<robot ", "<model ").replace("</robot>", "</model>"),
+          ["<robot>", "expected a <robot> root element"])
+t = sub(URDF, '<link name="hand"/>', '<link name="forearm"/>')
+urdf_case("duplicate_link", t, ["link 'forearm' (line %d)" % line_of(t, '<link name="forearm"/>'), "duplicate link name"])
+t = sub(URDF, '<joint name="wrist" type="fixed">', '<joint name="elbow" type="fixed">')
+urdf_case("duplicate_joint", t, ["joint 'elbow' (line %d)" % line_of(t, '<joint name="elbow" type="fixed">'), "duplicate joint name"])
+t = """<robot name="screw">
+  <link name="base"/>
+  <joint name="j" type="screw"><parent link="base"/><child link="a"/></joint>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+</robot>
+"""
+urdf_case("unknown_joint_type", t, ["joint 'j' (line 3) type", "got 'screw'"])
+t = sub(URDF, '<mass value="0.8"/>', '<mass value="eight tenths"/>')
+urdf_case("mass_not_a_number", t, ["link 'forearm' <inertial> (line %d) <mass> value" % line_of(t, "<inertial>", '<link name="forearm">'),
+                                   "expected a decimal number"])
+t = sub(URDF, '<mass value="0.8"/>', '<mass value="NaN"/>')
+urdf_case("mass_nan", t, ["<mass> value", "got \"NaN\""])
+t = sub(URDF, '<mass value="0.8"/>', '<mass value="1e400"/>')
+urdf_case("mass_1e400", t, ["<mass> value", "within the range of a double", "1e400"])
+t = sub(URDF, '<origin xyz="0 0 0.3" rpy="0 0 0"/>', '<origin xyz="0 0 0.3" rpy="0 ${pi/2} 0"/>')
+urdf_case("xacro_expression", t, ["joint 'elbow' (line %d) <origin> rpy" % line_of(t, '<joint name="elbow"'), "xacro", "expand it first"])
+t = sub(URDF, '<link name="hand"/>', '<xacro:gripper prefix="left_" parent="forearm"/>\n  <link name="hand"/>')
+urdf_case("xacro_macro_call", t, ["<xacro:gripper> (line %d)" % line_of(t, "<xacro:gripper"), "unexpanded xacro macro call"])
+t = sub(URDF, '<link name="hand"/>', '<link name="hand"/>\n  <link name="camera"/>')
+urdf_case("two_roots", t, ["<robot>", "exactly one root link", "found 2"])
+t = sub(URDF, "</robot>", '  <joint name="back" type="fixed">\n    <parent link="hand"/>\n    <child link="base"/>\n  </joint>\n</robot>')
+urdf_case("cycle", t, ["exactly one root link", "found 0", "cycle"])
+t = sub(URDF, "</robot>", '  <link name="tool"/>\n  <joint name="tool_a" type="fixed">\n    <parent link="hand"/>\n    <child link="tool"/>\n  </joint>\n'
+                 '  <joint name="tool_b" type="fixed">\n    <parent link="upper"/>\n    <child link="tool"/>\n  </joint>\n</robot>')
+urdf_case("two_parents", t, ["joint 'tool_b' (line %d) <child>" % line_of(t, '<joint name="tool_b"'), "already the child of another joint"])
+t = sub(URDF, '<child link="forearm"/>', '<child link="forarm"/>')
+urdf_case("unknown_link", t, ["joint 'elbow' (line %d) <child>" % line_of(t, '<joint name="elbow"'), "unknown link 'forarm'"])
+t = sub(URDF, '      <inertia ixx="0.006" iyy="0.006" izz="0.0009" ixy="0" ixz="0" iyz="0"/>\n', "")
+urdf_case("missing_inertia", t, ["link 'forearm' <inertial>", "missing <inertia>"])
+t = sub(URDF, 'ixx="0.006" iyy="0.006" izz="0.0009" ixy="0" ixz="0" iyz="0"', 'ixx="0.006" iyy="0.006" izz="0.0009" ixz="0" iyz="0"')
+urdf_case("missing_ixy", t, ["link 'forearm' <inertial>", "<inertia>", "missing attribute ixy"])
+t = sub(URDF, '<mass value="0.8"/>', '<mass value="-0.8"/>')
+urdf_case("negative_mass", t, ["link 'forearm' <inertial> (line %d) <mass>" % line_of(t, "<inertial>", '<link name="forearm">'), "negative mass"])
+t = sub(URDF, '<origin xyz="0 0 0.3" rpy="0 0 0"/>\n    <axis xyz="0 1 0"/>', '<origin xyz="0 0 0.3" rpy="0 0 0"/>\n    <axis xyz="0 0 0"/>')
+urdf_case("zero_axis", t, ["joint 'elbow' (line %d) <axis>" % line_of(t, '<joint name="elbow"'), "zero axis"])
+t = sub(URDF, '<origin xyz="0 0 0.3" rpy="0 0 0"/>\n    <axis xyz="0 1 0"/>', '<origin xyz="0 0 0.3" rpy="0 0 0"/>\n    <axis xyz="0 1"/>')
+urdf_case("axis_two_numbers", t, ["joint 'elbow' (line %d) <axis> xyz" % line_of(t, '<joint name="elbow"'), "expected 3 decimal numbers", "\"0 1\""])
+t = sub(URDF, '<origin xyz="0 0 0.3" rpy="0 0 0"/>', '<origin xyz="0,0,0.3" rpy="0 0 0"/>')
+urdf_case("comma_separated", t, ["<origin> xyz", "expected 3 decimal numbers", "\"0,0,0.3\""])
+t = sub(URDF, '<joint name="wrist" type="fixed">', '<joint name="wrist">')
+urdf_case("missing_joint_type", t, ["joint 'wrist' (line %d)" % line_of(t, '<joint name="wrist">'), "missing attribute type"])
+t = sub(URDF, "</robot>", '  <link name="x"/>\n  <link name="y"/>\n  <joint name="xy" type="fixed">\n    <parent link="x"/>\n    <child link="y"/>\n  </joint>\n'
+                 '  <joint name="yx" type="fixed">\n    <parent link="y"/>\n    <child link="x"/>\n  </joint>\n</robot>')
+urdf_case("unreachable_links", t, ["<robot>", "reachable from the root link 'base'"])
+latin1 = URDF.replace('<link name="hand"/>', '<link name="h\u00e4nd"/>').replace('<child link="hand"/>', '<child link="h\u00e4nd"/>')
+rel = write("urdf/latin1_name.urdf", latin1.encode("latin-1"))
+case("urdf-latin1_name", "urdf", ["eval", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
+     [base(rel), "<link> name (line %d)" % line_of(latin1, "h\u00e4nd"), "expected a name in UTF-8", "0xE4"], file=rel,
+     note="a Latin-1 link name used to reach the JSON writer: internal error, exit 3")
+rel = write("urdf/utf16.urdf", b"\xff\xfe" + URDF.encode("utf-16-le"))
+case("urdf-utf16", "urdf", ["eval", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT, [base(rel), "UTF-16"], file=rel)
+t = URDF.replace('type="revolute"', 'type="fixed"')
+urdf_case("only_fixed_joints", t, ["expected at least one moving joint", "every joint is fixed", "--floating-base"])
+t = sub(URDF, 'ixx="0.012" iyy="0.012" izz="0.0015"', 'ixx="0.00400" iyy="0.00500" izz="0.01200"')
+urdf_case("nonphysical_strict", t, ["link 'upper' <inertial> (line %d)" % line_of(t, "<inertial>"), "triangle inequality",
+                                    "--inertia strict"], options=["--inertia", "strict"])
+urdf_case("nested_1000_deep", sub(URDF, '<link name="hand"/>', '<link name="hand"/>\n  ' + "<group>" * 1000 + "</group>" * 1000),
+          ["expected well-formed XML", "nesting is too deep"], note="deep nesting: tinyxml2's depth limit, no stack overflow")
+urdf_case("inertia_policy_bogus", URDF, ["--inertia", "expected accept or strict", "got 'lax'"], options=["--inertia", "lax"],
+          names_file=False)
+
+# ---- model JSON ----------------------------------------------------------------------------------
+
+def model_case(id, text, message, options=None, note=None, also=None):
+    rel = write("model/" + id + ".json", text)
+    case("model-" + id, "model", ["eval", "{file}"] + (options or []) + ["--state", "{support}/state.json"] + EVAL_OUT,
+         ([base(rel)] if not options else []) + message, file=rel, options=options, note=note, also=also)
+
+
+def robot(edit):
+    d = copy.deepcopy(ROBOT)
+    edit(d)
+    return dumps(d)
+
+
+text = dumps(ROBOT)
+model_case("truncated", text[:text.index('"upper"') + 20], ["expected valid JSON", "unexpected end of input"])
+model_case("empty", "", ["got an empty file"])
+model_case("wrong_format", robot(lambda d: d.update(format="rbdref.modle")), ["format", "expected \"rbdref.model\""])
+model_case("version_2", robot(lambda d: d.update(version=2)), ["version", "expected 1", "got 2"])
+model_case("missing_bodies", robot(lambda d: d.pop("bodies")), ["bodies", "missing field"])
+model_case("mass_word", robot(lambda d: d["bodies"][0]["inertial"].update(mass="five")),
+           ["bodies[0].inertial.mass", "expected a finite decimal number", "\"five\""])
+model_case("mass_boolean", robot(lambda d: d["bodies"][0]["inertial"].update(mass=True)),
+           ["bodies[0].inertial.mass", "expected a number or a decimal string, got boolean"])
+model_case("mass_1e400_string", robot(lambda d: d["bodies"][1]["inertial"].update(mass="1e400")),
+           ["bodies[1].inertial.mass", "within the range of a double", "\"1e400\""])
+model_case("com_bare_1e400", sub(robot(lambda d: d["bodies"][1]["inertial"]["com"].__setitem__(2, "@")), '"@"', '-1e400'),
+           ["bodies[1].inertial.com[2]", "within the range of a double", "1e400"])
+model_case("ixx_bare_nan", sub(robot(lambda d: d["bodies"][1]["inertial"]["I"].update(ixx="@")), '"@"', 'NaN'), ["bodies[1].inertial.I.ixx", "expected valid JSON", "invalid literal"])
+model_case("xyz_bare_infinity", sub(robot(lambda d: d["bodies"][1]["origin"]["xyz"].__setitem__(2, "@")), '"@"', 'Infinity'),
+           ["bodies[1].origin.xyz[2]", "expected valid JSON", "invalid literal"])
+model_case("mass_nan_string", robot(lambda d: d["bodies"][2]["inertial"].update(mass="NaN")),
+           ["bodies[2].inertial.mass", "expected a finite decimal number", "\"NaN\""])
+model_case("izz_infinity_string", robot(lambda d: d["bodies"][2]["inertial"]["I"].update(izz="Infinity")),
+           ["bodies[2].inertial.I.izz", "expected a finite decimal number", "\"Infinity\""])
+model_case("decimal_with_spaces", robot(lambda d: d["bodies"][1]["origin"].update(xyz=[0, 0, " 0.2 "])),
+           ["bodies[1].origin.xyz[2]", "expected a finite decimal number", "\" 0.2 \""])
+model_case("duplicate_body", robot(lambda d: d["bodies"][2].update(name="upper")), ["bodies[2].name", "duplicate body name 'upper'"])
+model_case("duplicate_joint", robot(lambda d: d["bodies"][2]["joint"].update(name="shoulder")),
+           ["bodies[2].joint.name", "duplicate joint name 'shoulder'"])
+model_case("duplicate_key", sub(text, '"mass": "1",', '"mass": "1",\n    "mass": "1.5",'),
+           ["bodies[1].inertial.mass", "key given twice"])
+model_case("parent_after_child", robot(lambda d: d["bodies"][1].update(parent="lower")),
+           ["bodies[1].parent", "earlier body", "'lower'"])
+model_case("unknown_joint_type", robot(lambda d: d["bodies"][1]["joint"].update(type="hinge")),
+           ["bodies[1].joint.type", "expected one of revolute"])
+model_case("quaternion_not_unit", robot(lambda d: d["bodies"][1].update(origin={"xyz": [0, 0, "0.2"], "quat": [1, 1, 0, 0]})),
+           ["bodies[1].origin.quat", "unit quaternion", "1.4142135623730951e+00"])
+model_case("quaternion_tiny", robot(lambda d: d["bodies"][1].update(origin={"xyz": [0, 0, "0.2"], "quat": ["1e-200", 0, 0, "1e-200"]})),
+           ["bodies[1].origin.quat", "unit quaternion", "1.4142135623730950e-200"])
+model_case("zero_axis", robot(lambda d: d["bodies"][2]["joint"].update(axis=[0, 0, 0])), ["bodies[2].joint.axis", "zero axis"])
+model_case("misspelt_origin", robot(lambda d: d["bodies"][1].update(orign=d["bodies"][1].pop("origin"))),
+           ["bodies[1].orign", "unknown field", "origin"], note="a misspelt field used to be ignored: the origin silently zero")
+model_case("root_array", "[" + text + "]", ["expected a JSON object"])
+model_case("missing_iyz", robot(lambda d: d["bodies"][0]["inertial"]["I"].pop("iyz")), ["bodies[0].inertial.I.iyz", "missing field"])
+model_case("helical_without_pitch", robot(lambda d: d["bodies"][2]["joint"].update(type="helical")),
+           ["bodies[2].joint.pitch", "missing field"])
+model_case("all_fixed", robot(lambda d: [b["joint"].update(type="fixed") for b in d["bodies"]]),
+           ["expected at least one moving joint", "every joint is fixed"])
+model_case("floating_base_on_json", dumps(ROBOT), ["--floating-base", "applies to URDF models only"], options=["--floating-base"])
+
+# ---- state JSON (eval only) ----------------------------------------------------------------------
+
+def state_case(id, text, message, note=None, model="{support}/robot.json"):
+    rel = write("state/" + id + ".json", text)
+    case("state-" + id, "state", ["eval", model, "--state", "{file}"] + EVAL_OUT, [base(rel)] + message, file=rel, note=note)
+
+
+def state(edit):
+    d = copy.deepcopy(STATE)
+    edit(d)
+    return json.dumps(d) + "\n"
+
+
+Q = '{"q": {"base_free": [1, 0, 0, 0, 0, 0, 0.5], "shoulder": "0.3", "elbow": %s}}\n'
+state_case("truncated", json.dumps(STATE)[:40], ["q.base_free", "expected valid JSON", "unexpected end of input"])
+state_case("empty", "", ["expected valid JSON"])
+state_case("missing_q", state(lambda d: d.pop("q")), ["q", "missing field"])
+state_case("missing_joint", state(lambda d: d["q"].pop("elbow")), ["q.elbow", "missing joint"])
+state_case("unknown_joint", state(lambda d: d["q"].update(wrist=0.1)), ["q.wrist", "unknown joint name", "base_free, shoulder, elbow"])
+state_case("wrong_length", state(lambda d: d.update(qd=[0, 0, 0])), ["qd", "expected 8 entries", "got 3"])
+state_case("word", Q % '"minus seven tenths"', ["q.elbow", "expected a finite decimal number"])
+state_case("bare_nan", Q % "NaN", ["q.elbow", "expected valid JSON", "invalid literal"])
+state_case("bare_infinity", '{"q": [1, 0, 0, 0, 0, 0, 0, 0.3, -0.7], "qd": [0, 0, 0, -Infinity, 0, 0, 0, 0]}\n',
+           ["qd[3]", "expected valid JSON"])
+state_case("bare_1e400", '{"q": [1, 0, 0, 0, 0, 0, 0, 0.3, -0.7], "tau": [1e400, 0, 0, 0, 0, 0, 0, 0]}\n',
+           ["tau[0]", "within the range of a double", "1e400"])
+state_case("nan_string", Q % '"NaN"', ["q.elbow", "expected a finite decimal number", "\"NaN\""])
+state_case("infinity_string", Q % '"-Infinity"', ["q.elbow", "expected a finite decimal number", "\"-Infinity\""])
+state_case("1e400_string", Q % '"1e400"', ["q.elbow", "within the range of a double", "\"1e400\""])
+state_case("decimal_with_spaces", Q % '" -0.7"', ["q.elbow", "expected a finite decimal number", "\" -0.7\""])
+state_case("hex_float_string", Q % '"0x1.6p-1"', ["q.elbow", "expected a finite decimal number"])
+state_case("boolean", Q % "true", ["q.elbow", "got boolean"])
+state_case("duplicate_key", Q % '-0.7, "elbow": 0.7', ["q.elbow", "key given twice"])
+state_case("quaternion_not_unit", state(lambda d: d["q"].update(base_free=[2, 0, 0, 0, 0, 0, 0])),
+           ["q.base_free", "unit quaternion", "2.0000000000000000e+00"])
+state_case("quaternion_tiny", state(lambda d: d["q"].update(base_free=[1e-200, 1e-200, 0, 0, 0, 0, 0])),
+           ["q.base_free", "unit quaternion", "1.4142135623730950e-200"])
+state_case("quaternion_zero", state(lambda d: d["q"].update(base_free=[0, 0, 0, 0, 0, 0, 0])),
+           ["q.base_free", "unit quaternion", "0.0000000000000000e+00"])
+state_case("angle_1e300", state(lambda d: d["q"].update(elbow=1e300)),
+           ["q.elbow", "expected an angle below", "modulo 2π"])
+state_case("angle_1e300_string", state(lambda d: d["q"].update(elbow="-1e300")), ["q.elbow", "modulo 2π", "-1e300"])
+state_case("misspelt_qd", state(lambda d: d.update(qdot=d.pop("qd"))), ["qdot", "unknown field", "q, qd, qdd, tau"],
+           note="a misspelt field used to be ignored: qd silently zero")
+state_case("root_array", "[1, 0, 0, 0, 0, 0, 0, 0.3, -0.7]\n", ["expected a JSON object with q, qd, qdd, tau"])
+state_case("free_joint_scalar", state(lambda d: d["q"].update(base_free=1)), ["q.base_free", "expected an array of 7 numbers"])
+state_case("urdf_fixed_joint_named", json.dumps({"q": {"shoulder": 0.1, "elbow": 0.2, "wrist": 0}}) + "\n",
+           ["q.wrist", "unknown joint name", "moving joints: shoulder, elbow"], model="{support}/robot.urdf")
+state_case("nested_10000_deep", '{"q": ' + "[" * 10000 + "]" * 10000 + "}\n", ["q", "expected 9 entries (the model's nq), got 1"],
+           note="deep nesting: no stack overflow")
+case("state-folder", "state", ["eval", "{support}/robot.json", "--state", "{support}"] + EVAL_OUT,
+     ["support", "expected a file, got a folder"])
+
+# ---- fixture (compare reads it) ------------------------------------------------------------------
+
+def fixture_case(id, doc_or_text, message, note=None, also=None):
+    text = doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text)
+    rel = write("fixture/" + id + ".json", text)
+    case("fixture-" + id, "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/report.json"],
+         [base(rel)] + message, file=rel, note=note, also=also)
+
+
+def fx(edit, seal=True):
+    d = copy.deepcopy(GOOD_FX)
+    edit(d)
+    return reseal(d) if seal else d
+
+
+ftext = dumps(GOOD_FX)
+fixture_case("truncated", ftext[: len(ftext) // 2], ["expected valid JSON"])
+fixture_case("empty", "", ["expected valid JSON"])
+fixture_case("edited_without_checksum", fx(lambda d: d["samples"][0]["inputs"]["q"].__setitem__(0, 0.25), seal=False),
+             ["checksum", "does not match the document"])
+fixture_case("condition_number_word", fx(lambda d: d["samples"][1].update(condition_number="large")),
+             ["samples[1].condition_number", "expected a decimal number ≥ 1", "\"large\""])
+fixture_case("condition_number_below_1", fx(lambda d: d["samples"][1].update(condition_number="0.5")),
+             ["samples[1].condition_number", "≥ 1"])
+fixture_case("normwise_digits_too_many", fx(lambda d: d["samples"][0]["normwise_certified_digits"].update(H=51)),
+             ["samples[0].normwise_certified_digits.H", "from 0 to 50"])
+fixture_case("certified_digits_huge", fx(lambda d: d["samples"][0]["certified_digits"]["C"].__setitem__(0, 99999999999)),
+             ["samples[0].certified_digits.C[0]", "99999999999"], note="used to be reported as 1215752191 (wrapped to int)")
+fixture_case("digits_wrap_around", fx(lambda d: d["generator"].update(digits=4294967346)),
+             ["generator.digits", "4294967346"], note="4294967346 used to wrap to 50 and pass")
+fixture_case("seed_negative", fx(lambda d: d["generator"].update(seed=-5)),
+             ["generator.seed", "from 0 to 18446744073709551615", "-5"], note="used to wrap to 2^64-5 and pass")
+fixture_case("model_edited", fx(lambda d: d["model"]["canonical"]["bodies"][0]["inertial"].update(mass="1.5")),
+             ["model.sha256", "does not match the embedded model"])
+fixture_case("model_mass_word", fx(lambda d: d["model"]["canonical"]["bodies"][1]["inertial"].update(mass="one")),
+             ["model.canonical.bodies[1].inertial.mass", "expected a finite decimal number"])
+fixture_case("version_3", fx(lambda d: d.update(version=3)), ["version", "expected 1 or 2"])
+fixture_case("duplicate_sample_id", fx(lambda d: d["samples"][1].update(id=d["samples"][0]["id"])),
+             ["samples[1].id", "duplicate sample id"])
+fixture_case("input_bare_1e400", sub(ftext, '"qd": [', '"qd": [1e400, '),
+             ["samples[0].inputs.qd[0]", "within the range of a double"])
+fixture_case("output_nan_string", fx(lambda d: d["samples"][0]["outputs"]["H"][0].__setitem__(0, "NaN")),
+             ["samples[0].outputs.H[0][0]", "expected a finite decimal string"])
+fixture_case("duplicate_key", sub(ftext, '"kind": "home"', '"kind": "home", "kind": "random"'),
+             ["samples[0].kind", "key given twice"])
+fixture_case("missing_output", fx(lambda d: d["samples"][1]["outputs"].pop("C")), ["samples[1].outputs.C", "missing field"])
+fixture_case("wrong_dofs", fx(lambda d: d.update(dofs=["elbow", "shoulder"])), ["dofs", "expected the model's dof names"])
+fixture_case("inputs_as_strings", fx(lambda d: d["samples"][0]["inputs"]["q"].__setitem__(0, "0.1")),
+             ["samples[0].inputs.q[0]", "expected a number (inputs are exact binary doubles)"])
+fixture_case("not_a_fixture", dumps(ENGINE), ["format", "expected \"rbdref.fixture\""])
+
+# ---- engine output (compare and check read it) ---------------------------------------------------
+
+def engine_case(id, doc_or_text, message, note=None, also=None):
+    text = doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text)
+    rel = write("engine/" + id + ".json", text)
+    case("engine-" + id, "engine_output", ["compare", "{support}/good.fixture.json", "{file}", "--report", "{scratch}/report.json"],
+         [base(rel)] + message, file=rel, note=note, also=also)
+
+
+def eo(edit):
+    d = copy.deepcopy(ENGINE)
+    edit(d)
+    return d
+
+
+etext = dumps(ENGINE)
+engine_case("truncated", etext[: len(etext) // 3], ["expected valid JSON"])
+engine_case("empty", "", ["expected valid JSON"])
+engine_case("wrong_format", eo(lambda d: d.update(format="rbdref.engine-output")), ["format", "expected \"rbdref.engine_output\""])
+engine_case("scalar_unknown", eo(lambda d: d["engine"].update(scalar="quad")), ["engine.scalar", "got 'quad'"])
+engine_case("scalar_mpfr_garbage", eo(lambda d: d["engine"].update(scalar="mpfr:7x")), ["engine.scalar", "got 'mpfr:7x'"],
+            note="atoi used to read mpfr:7x as mpfr:7")
+engine_case("echo_status_number", eo(lambda d: d.update(model_echo={"status": 5})), ["model_echo.status", "expected \"match\" or \"differs\""],
+            note="used to end as internal error (exit 3)")
+engine_case("echo_string", eo(lambda d: d.update(model_echo="match")), ["model_echo", "expected an object or null"])
+engine_case("H_ragged", eo(lambda d: d["samples"][0]["H"].__setitem__(1, [1.0])), ["samples[0].H[1]", "expected an array of 2 numbers"])
+engine_case("H_nan_string", eo(lambda d: d["samples"][0]["H"][1].__setitem__(0, "nan")), ["samples[0].H[1][0]", "\"nan\""])
+engine_case("C_bare_infinity", sub(etext, '"C": [', '"C": [Infinity, '), ["samples[0].C[0]", "expected valid JSON"])
+engine_case("duplicate_sample_id", eo(lambda d: d["samples"][1].update(id=d["samples"][0]["id"])), ["samples[1].id", "duplicate sample id"])
+engine_case("no_values", eo(lambda d: [d["samples"][0].pop(k) for k in ("H", "C", "tau", "qdd")]),
+            ["samples[0]", "expected at least one of H, C, tau, qdd, L, D"])
+engine_case("missing_qd", eo(lambda d: d["samples"][0]["inputs"].pop("qd")), ["samples[0].inputs.qd", "missing field"])
+engine_case("dofs_not_strings", eo(lambda d: d.update(dofs=[0, 1])), ["dofs[0]", "expected a string"])
+engine_case("empty_samples", eo(lambda d: d.update(samples=[])), ["samples", "expected a non-empty array"])
+engine_case("duplicate_key", sub(etext, '"scalar": "double"', '"scalar": "double", "scalar": "float"'),
+            ["engine.scalar", "key given twice"])
+engine_case("model_sha256_mismatch", eo(lambda d: d["model"].update(sha256="0" * 64)), ["model.sha256", "does not match the fixture's"],
+            also=[])
+engine_case("dofs_reordered", eo(lambda d: d.update(dofs=["elbow", "shoulder"])), ["dofs", "expected the fixture's dofs"], also=[])
+engine_case("unknown_sample_id", eo(lambda d: d["samples"][0].update(id="s999")), ["samples[0].id", "is not a sample of the fixture"],
+            also=[])
+engine_case("not_an_engine_output", ftext, ["format", "expected \"rbdref.engine_output\""])
+
+# ---- audit manifest ------------------------------------------------------------------------------
+
+PEND = open(os.path.join(ROOT, "fixtures", "models", "double_pendulum.urdf")).read()
+write("support/pendulum.urdf", PEND)
+
+
+def manifest_case(id, doc_or_text, message, extra_setup=None, note=None, names_manifest=True):
+    text = doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text)
+    rel = write("manifest/" + id + ".json", text)
+    setup = [{"path": "data/models/manifest.json", "from": rel}, {"path": "data/models/pendulum.urdf", "from": "support/pendulum.urdf"},
+             {"path": "data/golden", "dir": True}] + (extra_setup or [])
+    case("manifest-" + id, "manifest", ["audit", "--data", "{scratch}/data", "--out", "{scratch}/audit-out"],
+         (["models/manifest.json"] if names_manifest else []) + message,
+         file=rel, setup=setup, note=note)
+
+
+GOOD_MAN = {"format": "rbdref.manifest", "version": 1,
+            "models": [{"name": "pend", "file": "pendulum.urdf", "samples": 2, "seed": 1, "description": "double pendulum"}]}
+
+
+def man(edit):
+    d = copy.deepcopy(GOOD_MAN)
+    edit(d)
+    return d
+
+
+manifest_case("format_number", man(lambda d: d.update(format=5)), ["format", "expected \"rbdref.manifest\""], note="used to be internal error (exit 3)")
+manifest_case("version_string", man(lambda d: d.update(version="1")), ["version", "expected 1"], note="used to be internal error (exit 3)")
+manifest_case("samples_string", man(lambda d: d["models"][0].update(samples="2")), ["models[0].samples", "from 1 to 100000", "\"2\""],
+              note="used to be internal error (exit 3)")
+manifest_case("samples_negative", man(lambda d: d["models"][0].update(samples=-2)), ["models[0].samples", "-2"],
+              note="used to be blamed on --samples, after the output folder was made")
+manifest_case("samples_fraction", man(lambda d: d["models"][0].update(samples=2.5)), ["models[0].samples", "2.5"],
+              note="used to be truncated to 2")
+manifest_case("seed_negative", man(lambda d: d["models"][0].update(seed=-1)), ["models[0].seed", "-1"], note="used to wrap to 2^64-1")
+manifest_case("floating_base_string", man(lambda d: d["models"][0].update(floating_base="yes")), ["models[0].floating_base", "true or false"],
+              note="used to be internal error (exit 3)")
+manifest_case("description_number", man(lambda d: d["models"][0].update(description=5)), ["models[0].description", "expected a string"],
+              note="used to be internal error (exit 3)")
+manifest_case("name_with_slash", man(lambda d: d["models"][0].update(name="../../escape")), ["models[0].name", "\"../../escape\""],
+              note="used to write escape.* two folders above the engine's output folder")
+manifest_case("duplicate_name", man(lambda d: d["models"].append(dict(d["models"][0]))), ["models[1].name", "duplicate model name 'pend'"],
+              note="the second used to overwrite the first one's outputs")
+manifest_case("unknown_field", man(lambda d: d["models"][0].update(floatingbase=True)), ["models[0].floatingbase", "unknown field"])
+manifest_case("models_object", man(lambda d: d.update(models={"pend": "pendulum.urdf"})), ["models", "expected an array"])
+manifest_case("truncated", dumps(GOOD_MAN)[:60], ["expected valid JSON"])
+manifest_case("missing_model_file", man(lambda d: d["models"][0].update(file="missing.urdf")), ["missing.urdf", "cannot open the file"],
+              note="the output folder used to be made first", names_manifest=False)
+manifest_case("bad_second_model", man(lambda d: d["models"].append({"name": "broken", "file": "broken.urdf"})),
+              ["broken.urdf", "expected at least one moving joint"],
+              extra_setup=[{"path": "data/models/broken.urdf", "content": "<robot name=\"broken\"><link name=\"only\"/></robot>\n"}],
+              note="the first model's fixture, engine output and report used to be written before the second failed", names_manifest=False)
+manifest_case("damaged_golden", GOOD_MAN, ["golden/pend.fixture.json", "expected valid JSON"],
+              extra_setup=[{"path": "data/golden/pend.fixture.json", "content": ftext[:300]}],
+              note="the output folder used to be made before the golden fixture was read", names_manifest=False)
+
+# ---- command-line options and output paths ---------------------------------------------------------
+
+PEND_ARGS = ["{support}/pendulum.urdf"]
+
+
+def opt_case(id, args, message, setup=None, note=None):
+    case("cli-" + id, "options", args, message, setup=setup, note=note)
+
+
+opt_case("seed_negative", ["fixture"] + PEND_ARGS + ["--samples", "2", "--seed", "-1", "--out", "{scratch}/f.json"], ["--seed", "got '-1'"])
+opt_case("seed_too_big", ["fixture"] + PEND_ARGS + ["--samples", "2", "--seed", "99999999999999999999999", "--out", "{scratch}/f.json"],
+         ["--seed", "from 0 to 18446744073709551615", "99999999999999999999999"])
+opt_case("samples_word", ["fixture"] + PEND_ARGS + ["--samples", "two", "--out", "{scratch}/f.json"], ["--samples", "from 1 to 100000", "'two'"],
+         note="CLI11's 'Could not convert' used to be the whole message")
+opt_case("samples_zero", ["fixture"] + PEND_ARGS + ["--samples", "0", "--out", "{scratch}/f.json"], ["--samples", "'0'"])
+opt_case("precision_bogus_eval", ["eval"] + PEND_ARGS + ["--state", "{support}/arm_state.json", "--precision", "bogus"] + EVAL_OUT,
+         ["--precision", "got 'bogus'"])
+opt_case("precision_bogus_fixture", ["fixture"] + PEND_ARGS + ["--samples", "2", "--precision", "bogus", "--out", "{scratch}/f.json"],
+         ["--precision", "got 'bogus'"])
+opt_case("precision_mpfr_too_few", ["eval"] + PEND_ARGS + ["--state", "{support}/arm_state.json", "--precision", "mpfr:5"] + EVAL_OUT,
+         ["--precision", "got 'mpfr:5'"])
+opt_case("out_dev_full_eval", ["eval"] + PEND_ARGS + ["--state", "{support}/arm_state.json", "--out", "/dev/full"],
+         ["/dev/full", "a device, FIFO or socket"])
+opt_case("out_dev_full_convert", ["convert"] + PEND_ARGS + ["--out", "/dev/full"], ["/dev/full", "a device"])
+opt_case("report_dev_full_check", ["check", "{support}/good.engine.json", "--report", "/dev/full"], ["/dev/full", "a device"])
+opt_case("out_is_the_model", ["eval", "{support}/robot.json", "--state", "{support}/state.json", "--out", "{support}/robot.json"],
+         ["--out", "is also an input", "refusing to overwrite"])
+opt_case("out_is_the_state", ["eval", "{support}/robot.json", "--state", "{support}/state.json", "--out", "{support}/state.json"],
+         ["--out", "is also an input"])
+opt_case("out_is_the_model_convert", ["convert", "{support}/robot.urdf", "--out", "{support}/../support/robot.urdf"],
+         ["--out", "is also an input"])
+opt_case("out_is_the_model_fixture", ["fixture"] + PEND_ARGS + ["--samples", "2", "--out", "{support}/pendulum.urdf"],
+         ["--out", "is also an input"])
+opt_case("report_is_the_engine_output", ["check", "{support}/good.engine.json", "--report", "{support}/good.engine.json"],
+         ["--report", "is also an input"])
+opt_case("report_is_the_fixture", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{support}/good.fixture.json"],
+         ["--report", "is also an input"])
+opt_case("report_and_junit_same", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/x",
+                                   "--junit", "{scratch}/x"], ["--junit", "is also --report"])
+opt_case("out_missing_folder_eval", ["eval"] + PEND_ARGS + ["--state", "{support}/arm_state.json", "--out", "{scratch}/missing/out.json"],
+         ["missing/out.json", "does not exist"])
+opt_case("out_missing_folder_convert", ["convert"] + PEND_ARGS + ["--out", "{scratch}/missing/model.json"], ["missing/model.json", "does not exist"])
+opt_case("out_missing_folder_fixture", ["fixture"] + PEND_ARGS + ["--samples", "2", "--out", "{scratch}/missing/f.json"],
+         ["missing/f.json", "does not exist"])
+opt_case("report_missing_folder_compare", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report",
+                                           "{scratch}/missing/r.json"], ["missing/r.json", "does not exist"])
+opt_case("junit_missing_folder_compare", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report",
+                                          "{scratch}/r.json", "--junit", "{scratch}/missing/j.xml"], ["missing/j.xml", "does not exist"],
+         note="the report must not be written either")
+opt_case("report_missing_folder_check", ["check", "{support}/good.engine.json", "--report", "{scratch}/missing/r.json"],
+         ["missing/r.json", "does not exist"])
+RO = [{"path": "readonly.json", "content": "{\"keep\": true}\n", "mode": "0444"}]
+opt_case("out_read_only_eval", ["eval"] + PEND_ARGS + ["--state", "{support}/arm_state.json", "--out", "{scratch}/readonly.json"],
+         ["readonly.json", "read-only", "does not replace it"], setup=RO, note="as root, access() used to allow replacing it")
+opt_case("out_read_only_convert", ["convert"] + PEND_ARGS + ["--out", "{scratch}/readonly.json"], ["readonly.json", "read-only"], setup=RO)
+opt_case("out_read_only_fixture", ["fixture"] + PEND_ARGS + ["--samples", "2", "--out", "{scratch}/readonly.json"], ["readonly.json", "read-only"],
+         setup=RO)
+opt_case("report_read_only_compare", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/readonly.json"],
+         ["readonly.json", "read-only"], setup=RO)
+opt_case("report_read_only_check", ["check", "{support}/good.engine.json", "--report", "{scratch}/readonly.json"], ["readonly.json", "read-only"],
+         setup=RO)
+opt_case("audit_json_read_only", ["audit", "--models", "double_pendulum", "--out", "{scratch}/audit-out"],
+         ["audit-out/audit.json", "read-only"], setup=[{"path": "audit-out/audit.json", "content": "{}\n", "mode": "0444"}],
+         note="used to be found only after every fixture, engine output and report was written")
+opt_case("out_is_a_folder", ["convert"] + PEND_ARGS + ["--out", "{scratch}/folder"], ["folder", "is a folder"],
+         setup=[{"path": "folder", "dir": True}])
+opt_case("out_is_a_symlink", ["convert"] + PEND_ARGS + ["--out", "{scratch}/link.json"], ["link.json", "symbolic link"],
+         setup=[{"path": "target.json", "content": "{}\n"}, {"path": "link.json", "symlink": "target.json"}])
+opt_case("out_empty_eval", ["eval"] + PEND_ARGS + ["--state", "{support}/arm_state.json", "--out", ""], ["--out", "empty string"],
+         note="used to print to standard output, exit 0")
+opt_case("out_empty_convert", ["convert"] + PEND_ARGS + ["--out", ""], ["--out", "empty string"])
+opt_case("report_empty_check", ["check", "{support}/good.engine.json", "--report", ""], ["--report", "empty string"],
+         note="used to skip the report, exit 0")
+opt_case("junit_empty_compare", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/r.json",
+                                 "--junit", ""], ["--junit", "empty string"])
+opt_case("audit_out_empty", ["audit", "--models", "double_pendulum", "--out", ""], ["--out", "empty string"],
+         note="used to write /fixtures, /mujoco and /audit.json at the filesystem root")
+opt_case("audit_out_dev_full", ["audit", "--models", "double_pendulum", "--out", "/dev/full"], ["/dev/full", "is not a folder"])
+opt_case("audit_engines_empty", ["audit", "--engines", "", "--out", "{scratch}/audit-out"], ["--engines", "got nothing"])
+opt_case("audit_models_empty", ["audit", "--models", "", "--out", "{scratch}/audit-out"], ["--models", "got nothing"])
+opt_case("audit_engines_commas", ["audit", "--engines", ",,", "--out", "{scratch}/audit-out"], ["--engines", "got nothing"])
+opt_case("audit_engine_not_built", ["audit", "--engines", "dart", "--out", "{scratch}/audit-out"], ["--engines", "no adapter for dart"])
+opt_case("audit_engine_unknown", ["audit", "--engines", "physx", "--out", "{scratch}/audit-out"], ["--engines", "unknown engine 'physx'"])
+opt_case("audit_model_unknown", ["audit", "--models", "double_pendulum,nosuch", "--out", "{scratch}/audit-out"],
+         ["--models", "unknown model 'nosuch'"])
+opt_case("audit_tol_bogus", ["audit", "--models", "double_pendulum", "--tol", "H=abc", "--out", "{scratch}/audit-out"], ["--tol", "'H=abc'"])
+opt_case("audit_data_missing", ["audit", "--data", "{scratch}/nowhere", "--out", "{scratch}/audit-out"], ["nowhere/models/manifest.json", "cannot open"])
+opt_case("compare_tol_negative", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/r.json",
+                                  "--tol", "H=-1"], ["--tol", "positive relative tolerance", "'-1'"])
+opt_case("compare_tol_unknown_quantity", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report",
+                                          "{scratch}/r.json", "--tol", "M=1e-9"], ["--tol", "'M=1e-9'"])
+opt_case("model_missing", ["convert", "{scratch}/nosuch.urdf", "--out", "{scratch}/m.json"], ["nosuch.urdf", "cannot open the file"])
+opt_case("model_is_a_folder", ["fixture", "{support}", "--samples", "2", "--out", "{scratch}/f.json"], ["support", "expected a file, got a folder"])
+opt_case("fixture_is_a_folder", ["compare", "{support}", "{support}/good.engine.json", "--report", "{scratch}/r.json"],
+         ["support", "expected a file, got a folder"])
+opt_case("engine_output_missing", ["check", "{scratch}/nosuch.json"], ["nosuch.json", "cannot open the file"])
+opt_case("unknown_option", ["convert"] + PEND_ARGS + ["--frobnicate"], ["--frobnicate"], note="CLI11's message now carries the rbdref: error: prefix")
+opt_case("no_command", [], ["subcommand is required"])
+opt_case("unknown_command", ["simulate"] + PEND_ARGS, ["unknown command 'simulate'"], note="used to say 'A subcommand is required'")
+opt_case("eval_without_state", ["eval"] + PEND_ARGS + EVAL_OUT, ["--state is required"])
+
+# ---- accepted edge cases (exit 0) ------------------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+rel = write("accepted/bom_model.json", BOM + dumps(ROBOT).encode())
+case("accepted-bom_model", "model", ["eval", "{file}", "--state", "{support}/state.json"] + EVAL_OUT, None, file=rel, exit=0,
+     outputs=["out.json"])
+rel = write("accepted/bom_state.json", BOM + json.dumps(STATE).encode())
+case("accepted-bom_state", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, None, file=rel, exit=0, outputs=["out.json"])
+rel = write("accepted/bom_urdf.urdf", BOM + URDF.encode())
+case("accepted-bom_urdf", "urdf", ["convert", "{file}", "--out", "{scratch}/model.json"], None, file=rel, exit=0, outputs=["model.json"])
+rel = write("accepted/bom_fixture.json", BOM + ftext.encode())
+case("accepted-bom_fixture", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/report.json"], None,
+     file=rel, exit=0, outputs=["report.json"])
+rel = write("accepted/bom_engine_output.json", BOM + etext.encode())
+case("accepted-bom_engine_output", "engine_output", ["check", "{file}", "--report", "{scratch}/report.json"], None, file=rel, exit=0,
+     outputs=["report.json"])
+rel = write("accepted/bom_manifest.json", BOM + dumps(GOOD_MAN).encode())
+case("accepted-bom_manifest", "manifest", ["audit", "--data", "{scratch}/data", "--out", "{scratch}/audit-out"], None, file=rel, exit=0,
+     setup=[{"path": "data/models/manifest.json", "from": rel}, {"path": "data/models/pendulum.urdf", "from": "support/pendulum.urdf"},
+            {"path": "data/golden", "dir": True}], outputs=["audit-out"])
+v1 = copy.deepcopy(GOOD_FX)
+v1.pop("checksum")
+v1["version"] = 1
+rel = write("accepted/fixture_version_1.json", dumps(v1))
+case("accepted-fixture_version_1", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/report.json"], None,
+     file=rel, exit=0, outputs=["report.json"], note="version 1 has no checksum; its fields are validated all the same")
+rel = write("accepted/state_only_q.json", json.dumps({"q": [1, 0, 0, 0, 0, 0, 0, "3e-1", "-7E-1"]}) + "\n")
+case("accepted-state_only_q", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, None, file=rel, exit=0,
+     outputs=["out.json"], note="qd, qdd, tau default to zero and are listed in state.defaulted_to_zero; exponents in decimal strings")
+rel = write("accepted/state_one_element_array.json", state(lambda d: d["q"].update(elbow=[-0.7])))
+case("accepted-state_one_element_array", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, None, file=rel, exit=0,
+     outputs=["out.json"], note="a 1-DoF joint given as an array of one")
+rel = write("accepted/state_quaternion_within_1e-6.json", state(lambda d: d["q"].update(base_free=[1.0000005, 0, 0, 0, 0, 0, 0])))
+case("accepted-state_quaternion_within_1e-6", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, None, file=rel,
+     exit=0, outputs=["out.json"])
+t = sub(URDF, '<mass value="0.8"/>', '<mass value="0.8"/>\n      <mass value="8"/>')
+rel = write("accepted/urdf_repeated_mass.urdf", t)
+case("accepted-urdf_repeated_mass", "urdf", ["convert", "{file}", "--out", "{scratch}/model.json"], None, file=rel, exit=0,
+     outputs=["model.json"], note="the first <mass> is read, as urdfdom does, and the second is noted")
+rel = write("accepted/engine_raw_H_not_a_matrix.json", dumps(eo(lambda d: d["samples"][0].update(raw={"H": "see log"}))))
+case("accepted-engine_raw_H_not_a_matrix", "engine_output", ["check", "{file}", "--report", "{scratch}/report.json"], None, file=rel, exit=0,
+     outputs=["report.json"], note="raw is free-form: the symmetry check falls back to the converted H and says why")
+t = sub(URDF, "<robot ", "<!-- Gelenkarm f\u00fcr Tests, Ma\u00dfe in Metern -->\n<robot ")
+rel = write("accepted/urdf_latin1_comment.urdf", t.encode("latin-1"))
+case("accepted-urdf_latin1_comment", "urdf", ["convert", "{file}", "--out", "{scratch}/model.json"], None, file=rel, exit=0,
+     outputs=["model.json"], note="bytes that are not UTF-8 in a comment: not read, not refused")
+opt_case_ok = lambda id, args, outputs, note=None: case("accepted-" + id, "options", args, None, exit=0, outputs=outputs, note=note)
+opt_case_ok("seed_max", ["fixture"] + PEND_ARGS + ["--samples", "1", "--seed", "18446744073709551615", "--out", "{scratch}/f.json"], ["f.json"])
+opt_case_ok("out_dash_is_stdout", ["convert"] + PEND_ARGS + ["--out", "-"], [])
+
+manifest = {
+    "format": "rbdref.malformed_corpus", "version": 1,
+    "placeholders": {"{file}": "the case's file, copied into the scratch folder under its own name",
+                     "{support}": "support/, copied into the scratch folder",
+                     "{scratch}": "the scratch folder (outputs go there; nothing may appear or change in it on exit 2)"},
+    "also": {"urdf": ["eval", "convert", "fixture"], "model": ["eval", "convert", "fixture"], "state": [],
+             "fixture": ["compare-fixture"], "engine_output": ["compare-engine", "check"], "manifest": [], "options": []},
+    "cases": cases,
+    "accepted": accepted,
+}
+write("manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+print("%d cases, %d accepted" % (len(cases), len(accepted)))
