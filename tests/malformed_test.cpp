@@ -222,6 +222,34 @@ std::string case_name(const ::testing::TestParamInfo<size_t>& info) {
 INSTANTIATE_TEST_SUITE_P(Corpus, Malformed, ::testing::Range<size_t>(0, manifest()["cases"].size() + manifest()["accepted"].size()),
                          case_name);
 
+// A file name that is not UTF-8 cannot be written in manifest.json (JSON is UTF-8), so it is made
+// here: input file names are written into the outputs, and used to make their writer throw.
+TEST(MalformedFileName, NotUtf8IsRefusedByEveryReader) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_malformed_name_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "capture");
+  fs::create_directories(dir / "scratch");
+  const fs::path scratch = dir / "scratch";
+  const std::string model = (scratch / "pendulum\xff.urdf").string(), state = (scratch / "state\xfe.json").string();
+  fs::copy_file(kCorpus + "/support/pendulum.urdf", model);
+  fs::copy_file(kCorpus + "/support/arm_state.json", state);
+  fs::copy_file(kCorpus + "/support/pendulum.urdf", scratch / "pendulum.urdf");
+  const std::vector<std::vector<std::string>> runs = {
+      {"eval", model, "--state", (scratch / "pendulum.urdf").string()},
+      {"eval", (scratch / "pendulum.urdf").string(), "--state", state, "--out", (scratch / "out.json").string()},
+      {"convert", model, "--out", (scratch / "out.json").string()},
+      {"fixture", model, "--samples", "1", "--out", (scratch / "out.json").string()},
+      {"check", state}};
+  const Snapshot before = snapshot(scratch);
+  for (const auto& args : runs) {
+    const CliRun r = run_rbdref(args, (dir / "capture").string());
+    EXPECT_EQ(r.status, 2) << args[0] << ": " << r.describe() << "\n" << r.err;
+    EXPECT_NE(r.err.find("expected a file name in UTF-8"), std::string::npos) << args[0] << ": " << r.err;
+  }
+  EXPECT_EQ(diff(before, snapshot(scratch)), "");
+  fs::remove_all(dir);
+}
+
 // The corpus covers what it claims: ≥ 60 bad-input cases, every command and every kind of
 // document; ids unique; every file of the folder used by some case.
 TEST(MalformedCorpus, CoversEveryCommandAndDocumentAndUsesEveryFile) {
