@@ -140,13 +140,21 @@ void notes_on_inertias(Model<T>& model, const ModelDesc& desc, const std::vector
     const T lmax = abs(mb.l(2)) > abs(mb.l(0)) ? T(abs(mb.l(2))) : T(abs(mb.l(0)));
     T tol = noise_k * lmax;
     for (int b : parts[i]) tol += T(rounding[b]);
-    const BodyDesc& own = desc.bodies[parts[i].front()];  // the body's own link comes first
-    std::string field = inertial_field(own);
-    if (parts[i].size() > 1) {
-      field = "body '" + model.body_name[i] + "' (" + inertial_field(own);
-      for (size_t k = 1; k < parts[i].size(); ++k) {
-        const BodyDesc& bd = desc.bodies[parts[i][k]];
-        field += " merged with " + inertial_field(bd) + " through " + via[parts[i][k]];
+    // The links that carry inertia (massless frame links merged in add nothing and are not named).
+    std::vector<int> named;
+    for (int b : parts[i])
+      if (part[b].m != T(0) || !part[b].Ic.isZero(0)) named.push_back(b);
+    const int own = parts[i].front();  // the body's own link comes first
+    std::string field;
+    if (named.empty() || (named.size() == 1 && named[0] == own)) {
+      field = inertial_field(desc.bodies[own]);
+    } else if (named.size() == 1) {
+      field = inertial_field(desc.bodies[named[0]]) + " (merged into body '" + model.body_name[i] + "' through " + via[named[0]] + ")";
+    } else {
+      field = "body '" + model.body_name[i] + "' (";
+      for (size_t k = 0; k < named.size(); ++k) {
+        const int b = named[k];
+        field += (k ? " merged with " : "") + inertial_field(desc.bodies[b]) + (b == own ? "" : " through " + via[b]);
       }
       field += ")";
     }
