@@ -32,26 +32,31 @@ bool is_decimal(const std::string& s) {
 
 namespace {
 
-void require_decimal(const std::string& s) {
+// The number of a decimal text, without the surrounding whitespace that is_decimal accepts and
+// that Boost's, MPFR's and libquadmath's parsers reject (" 1.0 " in a URDF attribute).
+std::string require_decimal(const std::string& s) {
   if (!is_decimal(s)) throw std::invalid_argument("not a finite decimal number: '" + s + "'");
+  const char* kSpace = " \t\n\v\f\r";
+  const size_t b = s.find_first_not_of(kSpace);
+  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
 }
 
 }  // namespace
 
 template <>
 double from_decimal<double>(const std::string& s) {
-  require_decimal(s);
+  const std::string t = require_decimal(s);
   errno = 0;
-  double x = std::strtod(s.c_str(), nullptr);  // correctly rounded (glibc)
+  double x = std::strtod(t.c_str(), nullptr);  // correctly rounded (glibc)
   if (errno == ERANGE && !std::isfinite(x)) throw std::invalid_argument("out of range for double: '" + s + "'");
   return x;
 }
 
 template <>
 long double from_decimal<long double>(const std::string& s) {
-  require_decimal(s);
+  const std::string t = require_decimal(s);
   errno = 0;
-  long double x = std::strtold(s.c_str(), nullptr);
+  long double x = std::strtold(t.c_str(), nullptr);
   if (errno == ERANGE && !std::isfinite(x)) throw std::invalid_argument("out of range for long double: '" + s + "'");
   return x;
 }
@@ -60,23 +65,19 @@ long double from_decimal<long double>(const std::string& s) {
 // libquadmath's strtoflt128, also correctly rounded.
 template <>
 float128 from_decimal<float128>(const std::string& s) {
-  require_decimal(s);
-  return float128(s);
+  return float128(require_decimal(s));
 }
 template <>
 bin50 from_decimal<bin50>(const std::string& s) {
-  require_decimal(s);
-  return bin50(s);
+  return bin50(require_decimal(s));
 }
 template <>
 bin100 from_decimal<bin100>(const std::string& s) {
-  require_decimal(s);
-  return bin100(s);
+  return bin100(require_decimal(s));
 }
 template <>
 mpfr from_decimal<mpfr>(const std::string& s) {
-  require_decimal(s);
-  return mpfr(s);
+  return mpfr(require_decimal(s));
 }
 
 namespace {

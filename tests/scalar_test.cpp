@@ -37,6 +37,21 @@ TEST(Scalar, MalformedDecimalsAreRejected) {
 }
 
 // π from the scalar type: agrees with the published 60-digit value to the digits of T.
+// Whatever is_decimal accepts, every from_decimal reads, surrounding whitespace included (Boost,
+// MPFR and libquadmath reject it on their own; found by fuzz_state).
+TEST(Scalar, EveryScalarReadsWhatIsDecimalAccepts) {
+  for (const char* s : {" 0.5", "0.5 ", "\t0.5\n", " +5e-1\r\n"}) {
+    ASSERT_TRUE(is_decimal(s)) << s;
+    EXPECT_EQ(from_decimal<double>(s), 0.5) << s;
+    EXPECT_EQ(from_decimal<long double>(s), 0.5L) << s;
+    EXPECT_EQ(from_decimal<float128>(s), float128(0.5)) << s;
+    EXPECT_EQ(from_decimal<bin50>(s), bin50(0.5)) << s;
+    EXPECT_EQ(from_decimal<bin100>(s), bin100(0.5)) << s;
+    ScopedMpfrDigits digits(30);
+    EXPECT_EQ(from_decimal<mpfr>(s), mpfr(0.5)) << s;
+  }
+}
+
 TEST(Scalar, PiHasTheDigitsOfTheScalar) {
   const char* pi60 = "3.14159265358979323846264338327950288419716939937510582097494";
   EXPECT_LE(static_cast<double>(bin50(abs(bin50(pi<bin50>() - from_decimal<bin50>(pi60))))), 1e-49);
