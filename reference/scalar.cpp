@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -25,9 +24,29 @@ int digits10<mpfr>() {
   return static_cast<int>(mpfr::default_precision());
 }
 
+// \s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*, scanned by hand: libstdc++'s std::regex recurses
+// once per character and overflows the stack on numbers tens of thousands of digits long.
 bool is_decimal(const std::string& s) {
-  static const std::regex re(R"(\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*)");
-  return std::regex_match(s, re);
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i < n && space(s[i])) ++i;
+  if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t mantissa_digits = 0;
+  for (; i < n && digit(s[i]); ++i) ++mantissa_digits;
+  if (i < n && s[i] == '.')
+    for (++i; i < n && digit(s[i]); ++i) ++mantissa_digits;
+  if (mantissa_digits == 0) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    size_t exponent_digits = 0;
+    for (; i < n && digit(s[i]); ++i) ++exponent_digits;
+    if (exponent_digits == 0) return false;
+  }
+  while (i < n && space(s[i])) ++i;
+  return i == n;
 }
 
 namespace {
