@@ -42,6 +42,24 @@ INSTANTIATE_TEST_SUITE_P(Targets, FuzzCorpus,
                          ::testing::Values("urdf", "model_json", "state", "fixture", "engine_output"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
+// A JSON document nested 200 000 levels deep is an InputError for every JSON reader: nlohmann's
+// dump() (the message about a wrong version) and copies (an engine output's model_echo and raw)
+// recursed once per level and overflowed the stack.
+TEST(FuzzHarness, DeeplyNestedJsonIsAnInputError) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  const std::string engine = R"({"format": "rbdref.engine_output", "version": 1,
+    "engine": {"name": "e", "version": "1", "scalar": "double"}, "model": {"name": "m", "sha256": "0"},
+    "model_echo": )" + deep + R"(, "dofs": ["a"],
+    "samples": [{"id": "s", "inputs": {"q": [0], "qd": [0], "qdd": [0], "tau": [0]}, "C": [1]}]})";
+  const std::pair<const char*, std::string> inputs[] = {
+      {"model_json", R"({"format": "rbdref.model", "version": )" + deep + "}"},
+      {"state", R"({"q": )" + deep + "}"},
+      {"fixture", R"({"format": "rbdref.fixture", "version": )" + deep + "}"},
+      {"engine_output", R"({"format": "rbdref.engine_output", "version": )" + deep + "}"},
+      {"engine_output", engine}};
+  for (const auto& [target, text] : inputs) EXPECT_EQ(fuzz::finding(*fuzz::find_target(target), text), "") << target;
+}
+
 // The state target's model is a valid model with one joint of every type (nq = 19, nv = 17).
 TEST(FuzzHarness, StateModelHasEveryJointType) {
   const ModelDesc d = read_model_json(json::parse(fuzz::state_model_json()), "state_model");
