@@ -63,7 +63,14 @@ void use_model(const ModelDesc& desc) {
   }
   if (model_to_json(back) != canonical)
     throw std::logic_error("the canonical JSON of an accepted model reads back as another model");
-  (void)build_model<bin50>(desc);
+  try {
+    (void)build_model<bin50>(desc);
+  } catch (const ModelError&) {
+    // KNOWN ISSUE, not fixed (docs/fuzzing.md, "Known issues"; fuzz/known/): load_model checks the
+    // physics at double only, and the working precision can disagree (a mass of "-1e-400" is -0 as
+    // a double, negative at bin50), so rbdref eval ends with "internal error" (exit 3). Accepted
+    // here so that the fuzzers keep looking for other findings.
+  }
 }
 
 void run_urdf(const std::string& bytes) {

@@ -16,7 +16,8 @@
 // Outcome: bad input must end in rbd::InputError, the exception the command turns into exit 2
 // (load_model and read_fixture turn build_model's ModelError into one). Any other exception is a
 // finding, since the command would end with "internal error", exit 3; so are crashes, sanitizer
-// reports, leaks and hangs, which libFuzzer catches.
+// reports, leaks and hangs, which libFuzzer catches. One known issue is accepted, a ModelError
+// from build_model<bin50> (see use_model in harness.cpp).
 //
 // The same harness is compiled into the fuzzers (fuzz/fuzz_target.cpp, clang + libFuzzer) and into
 // the test suite (tests/fuzz_corpus_test.cpp), which replays the committed inputs.
