@@ -55,6 +55,21 @@ TEST(Scalar, LongDecimalsAreReadWithoutRecursion) {
   EXPECT_EQ(from_decimal<bin50>(s), from_decimal<bin50>("-0.00" + std::string(60, '3')));
 }
 
+// Exponents far outside a cpp_bin_float's range read as a signed zero or are out of range, without
+// going through Boost's conversion, whose error bound overflows (undefined behaviour) on exponents
+// of some 50 bits (found by fuzz_urdf under UBSan: rpy="0 3.141e-3201592653589793 0").
+TEST(Scalar, ExponentsBeyondTheRangeOfBinFloatAreZeroOrOutOfRange) {
+  EXPECT_EQ(from_decimal<bin50>("3.141e-3201592653589793"), bin50(0));
+  EXPECT_TRUE(signbit(from_decimal<bin100>("-1e-99999999999999999999999999999")));
+  EXPECT_EQ(from_decimal<bin50>("-0.000e99999999999999"), bin50(0));
+  EXPECT_THROW(from_decimal<bin50>("1e3201592653589793"), std::invalid_argument);
+  EXPECT_THROW(from_decimal<bin100>("0.0001e646392386"), std::invalid_argument);
+  // Inside the range, Boost reads the number as before.
+  EXPECT_EQ(from_decimal<bin50>("0.00000000000000000000000000000000000000012345e40"), from_decimal<bin50>("1.2345"));
+  EXPECT_GT(from_decimal<bin50>("1e-646392000"), bin50(0));
+  EXPECT_LT(from_decimal<bin100>("9.99e646392000"), std::numeric_limits<bin100>::infinity());
+}
+
 // π from the scalar type: agrees with the published 60-digit value to the digits of T.
 // Whatever is_decimal accepts, every from_decimal reads, surrounding whitespace included (Boost,
 // MPFR and libquadmath reject it on their own; found by fuzz_state).
