@@ -109,17 +109,58 @@ float128 from_decimal<float128>(const std::string& s) {
   if (!is_finite(x)) throw std::invalid_argument("out of range for float128: '" + s + "'");
   return x;
 }
+namespace {
+
+// cpp_bin_float's string conversion raises 10 to the decimal exponent with a running error bound
+// that overflows a signed 64-bit integer (undefined behaviour; UBSan) once the exponent has some
+// 50 bits, as in "3.1e-3201592653589793". Such numbers lie far outside T's range: a decimal whose
+// leading digit is below T's smallest exponent reads as a signed zero, above its largest is out of
+// range (as for double); the others go to Boost.
+template <class T>
+T bin_float_from_decimal(const std::string& t) {
+  size_t i = 0;
+  const bool negative = t[i] == '-';
+  if (t[i] == '+' || t[i] == '-') ++i;
+  long long n_int = 0, k = -1, n = 0;  // leading non-zero digit: index k; n_int digits before the point
+  bool point = false;
+  for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+    if (t[i] == '.') {
+      point = true;
+      continue;
+    }
+    if (k < 0 && t[i] != '0') k = n;
+    ++n;
+    if (!point) ++n_int;
+  }
+  if (k < 0) return negative ? T(-0.0) : T(0);
+  long long exponent = 0;  // saturated: beyond 10^15 the answer no longer depends on it
+  if (i < t.size()) {
+    ++i;
+    const bool exponent_negative = t[i] == '-';
+    if (t[i] == '+' || t[i] == '-') ++i;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i)
+      if (exponent < 1000000000000000LL) exponent = exponent * 10 + (t[i] - '0');
+    if (exponent_negative) exponent = -exponent;
+  }
+  const long long lead = n_int - 1 - k + exponent;  // the leading digit is d · 10^lead
+  if (lead < std::numeric_limits<T>::min_exponent10 - 1) return negative ? T(-0.0) : T(0);
+  if (lead > std::numeric_limits<T>::max_exponent10) throw std::invalid_argument("out of range: '" + t + "'");
+  return T(t);
+}
+
+}  // namespace
+
 template <>
 bin50 from_decimal<bin50>(const std::string& s) {
   require_decimal(s);
-  const bin50 x(s);
+  const bin50 x = bin_float_from_decimal<bin50>(s);
   if (!is_finite(x)) throw std::invalid_argument("out of range for bin50: '" + s + "'");
   return x;
 }
 template <>
 bin100 from_decimal<bin100>(const std::string& s) {
   require_decimal(s);
-  const bin100 x(s);
+  const bin100 x = bin_float_from_decimal<bin100>(s);
   if (!is_finite(x)) throw std::invalid_argument("out of range for bin100: '" + s + "'");
   return x;
 }

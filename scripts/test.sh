@@ -21,7 +21,7 @@ set -e
 [ "$status" -eq 0 ] || exit "$status"
 # A suite that shrank to nothing (a lost gtest_discover_tests, a filtered-out binary) must not pass.
 ran=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9]*\).*/\1/p' "$LOG" | tail -1)
-kMinTests=100
+kMinTests=350
 if [ -z "$ran" ] || [ "$ran" -lt "$kMinTests" ]; then
   echo "test.sh: only ${ran:-0} tests ran (expected at least $kMinTests): the suite did not build or was not discovered" >&2
   exit 1
