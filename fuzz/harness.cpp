@@ -116,6 +116,8 @@ void run_engine_output(const std::string& bytes) {
   const std::string& file = as_file(bytes);
   const EngineOutput e = read_engine_output_file(file);
   (void)e.epsilon(file);
+  // compare and audit: the model echo's verdict.
+  if (e.model_echo.is_object()) (void)e.model_echo.value("status", "");
   // compare and check: inputs as doubles, values as doubles and in MPFR.
   ScopedMpfrDigits digits(60);
   for (const EngineSample& s : e.samples) {

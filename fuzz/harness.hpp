@@ -10,8 +10,8 @@
 //   state          read_json_file + read_state against a fixed model with one joint of every type
 //                  (state_model_json()), then every number at double and bin50 (to_vec, as eval)
 //   fixture        read_fixture_file, then every reference value in MPFR (as compare)
-//   engine_output  read_engine_output_file, then epsilon() and every number as a double and in
-//                  MPFR (as compare and check)
+//   engine_output  read_engine_output_file, then epsilon(), model_echo's status, and every
+//                  number as a double and in MPFR (as compare and check)
 //
 // Outcome: bad input must end in rbd::InputError, the exception the command turns into exit 2
 // (load_model and read_fixture turn build_model's ModelError into one). Any other exception is a

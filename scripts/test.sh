@@ -5,11 +5,29 @@
 # builds the command alone, in build-run/) cannot switch the tests off. ctest fails when it finds
 # no test (--no-tests=error), and this script fails unless at least kMinTests tests ran.
 # RC_PARAMS scales the property tests (e.g. RC_PARAMS="max_success=1000").
+#
+# --sanitize: the same suite built with ASan + UBSan (RBDREF_SANITIZE, g++) in build-asan/, without
+# the benchmarks; any sanitizer report fails the test that triggered it (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SANITIZE=0
+case "${1:-}" in
+  "") ;;
+  --sanitize) SANITIZE=1 ;;
+  *) echo "usage: bash scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+esac
 bash scripts/setup.sh
-BUILD=${BUILD_DIR:-build}
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON -DRBDREF_BUILD_BENCH=ON >/dev/null
+if [ "$SANITIZE" -eq 1 ]; then
+  BUILD=${BUILD_DIR:-build-asan}
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON -DRBDREF_BUILD_BENCH=OFF \
+    -DRBDREF_SANITIZE=ON -DRBDREF_BUILD_FUZZ=OFF >/dev/null
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+else
+  BUILD=${BUILD_DIR:-build}
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON -DRBDREF_BUILD_BENCH=ON \
+    -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF >/dev/null
+fi
 cmake --build "$BUILD" -j "$(nproc)"
 cd "$BUILD"
 LOG=$(mktemp)
