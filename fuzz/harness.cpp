@@ -63,13 +63,12 @@ void use_model(const ModelDesc& desc) {
   }
   if (model_to_json(back) != canonical)
     throw std::logic_error("the canonical JSON of an accepted model reads back as another model");
+  // load_model checked the model in long double; bin50 must agree (the command would still exit 2,
+  // naming the file, but with a verdict that depends on the precision).
   try {
     (void)build_model<bin50>(desc);
-  } catch (const ModelError&) {
-    // KNOWN ISSUE, not fixed (docs/fuzzing.md, "Known issues"; fuzz/known/): load_model checks the
-    // physics at double only, and the working precision can disagree (a mass of "-1e-400" is -0 as
-    // a double, negative at bin50), so rbdref eval ends with "internal error" (exit 3). Accepted
-    // here so that the fuzzers keep looking for other findings.
+  } catch (const ModelError& e) {
+    throw std::logic_error(std::string("a model accepted by load_model fails at bin50: ") + e.what());
   }
 }
 

@@ -203,6 +203,9 @@ t = sub(URDF, '<mass value="0.8"/>', '<mass value="NaN"/>')
 urdf_case("mass_nan", t, ["<mass> value", "got \"NaN\""])
 t = sub(URDF, '<mass value="0.8"/>', '<mass value="1e400"/>')
 urdf_case("mass_1e400", t, ["<mass> value", "within the range of a double", "1e400"])
+t = sub(URDF, '<origin xyz="0 0 0.3" rpy="0 0 0"/>', '<origin xyz="0 0 0.3" rpy="0 -3.141e-3201592653589793 0"/>')
+urdf_case("rpy_below_double", t, ["joint 'elbow' (line %d) <origin> rpy" % line_of(t, '<joint name="elbow"'), "within the range of a double",
+                                  "nonzero and below it"], note="found by fuzz_urdf: 0 in a double, nonzero at bin50")
 t = sub(URDF, '<origin xyz="0 0 0.3" rpy="0 0 0"/>', '<origin xyz="0 0 0.3" rpy="0 ${pi/2} 0"/>')
 urdf_case("xacro_expression", t, ["joint 'elbow' (line %d) <origin> rpy" % line_of(t, '<joint name="elbow"'), "xacro", "expand it first"])
 t = sub(URDF, '<link name="hand"/>', '<xacro:gripper prefix="left_" parent="forearm"/>\n  <link name="hand"/>')
@@ -278,6 +281,15 @@ model_case("mass_boolean", robot(lambda d: d["bodies"][0]["inertial"].update(mas
 # below runs it at mpfr:30); one beyond long double's range (in which models are validated) is not.
 model_case("mass_1e5000_string", robot(lambda d: d["bodies"][1]["inertial"].update(mass="1e5000")),
            ["bodies[1]", "out of range for long double", "'1e5000'"])
+# A nonzero number that rounds to 0 in long double (in which models are checked) would pass the
+# checks with a sign it does not have at bin50 or in MPFR: refused when read.
+model_case("mass_minus_1e6000_string", robot(lambda d: d["bodies"][1]["inertial"].update(mass="-1e-6000")),
+           ["bodies[1].inertial.mass", "below the range of long double", "\"-1e-6000\""],
+           note="found by fuzz_model_json (as -1e-400, when models were checked at double): exit 3, internal error")
+model_case("com_1e6000_string", robot(lambda d: d["bodies"][1]["inertial"]["com"].__setitem__(0, "1e-6000")),
+           ["bodies[1].inertial.com[0]", "below the range of long double"])
+model_case("mass_minus_1e400_string", robot(lambda d: d["bodies"][1]["inertial"].update(mass="-1e-400")),
+           ["bodies[1].inertial.mass", "negative mass"])
 model_case("com_bare_1e400", sub(robot(lambda d: d["bodies"][1]["inertial"]["com"].__setitem__(2, "@")), '"@"', '-1e400'),
            ["bodies[1].inertial.com[2]", "within the range of a double", "1e400"])
 model_case("ixx_bare_nan", sub(robot(lambda d: d["bodies"][1]["inertial"]["I"].update(ixx="@")), '"@"', 'NaN'), ["bodies[1].inertial.I.ixx", "expected valid JSON", "invalid literal"])
