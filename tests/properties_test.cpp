@@ -132,6 +132,17 @@ TEST(Properties, FiftyDigitsShowFortyFiveDigits) {
   }
 }
 
+// A tolerance of 1 or more (k ε κ(H) for κ(H) ≥ 1/(kε)) passes every finite residual: the result
+// says so rather than reading as evidence. A mass of 1e300 beside one of 1 gives κ(H) ~ 1e300.
+TEST(Properties, ATolerancePastOneIsReportedInconclusive) {
+  const CheckResult loose = make_check<double>("x", 0.5, 8e251, "d");
+  EXPECT_TRUE(loose.passed);
+  EXPECT_NE(loose.detail.find("inconclusive"), std::string::npos) << loose.detail;
+  const CheckResult tight = make_check<double>("x", 0.5, 0.1, "d");
+  EXPECT_FALSE(tight.passed);
+  EXPECT_EQ(tight.detail, "d");
+}
+
 // Numerical degeneracy is data: a massless leaf body on a prismatic joint makes H singular; LᵀDL,
 // LᵀL, mj_factorM and ABA report the failed pivot instead of dividing by zero.
 TEST(Properties, SingularHIsReportedNotDividedBy) {
