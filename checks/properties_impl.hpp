@@ -2,6 +2,7 @@
 // instantiation units checks/instantiate_*.cpp.
 #pragma once
 
+#include "checks/loop_checks.hpp"
 #include "checks/properties.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -367,6 +368,10 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   out.push_back(check_kinetic_energy<T>(model, q, qd, k));
   out.push_back(check_power_balance<T>(model, q, qd, tau, k));
   if (fd.ok) out.push_back(check_equation_of_motion<T>(H, C, fd.qdd, tau, k));
+  if (model.nc > 0) {
+    const std::vector<CheckResult> lcs = check_loops<T>(model, q, qd, tau);
+    out.insert(out.end(), lcs.begin(), lcs.end());
+  }
   return out;
 }
 

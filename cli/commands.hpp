@@ -19,6 +19,7 @@ using Run = std::function<int()>;
 struct ModelOptions {
   bool floating_base = false;
   std::string inertia = "accept";
+  std::string loops;  // --loops FILE (empty: none)
   void add_to(CLI::App* sub);
   LoadOptions load_options() const;  // InputError naming --inertia on a bad value
 };

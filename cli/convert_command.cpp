@@ -22,7 +22,7 @@ Run add_convert(CLI::App& app) {
   sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'")->check(nonempty_output);
   o->mo.add_to(sub);
   return [o] {
-    check_distinct_paths({o->model}, {{"--out", o->out}});
+    check_distinct_paths({o->model, o->mo.loops}, {{"--out", o->out}});
     if (!o->out.empty() && o->out != "-") check_output_path(o->out);
     const LoadedModel lm = load_model(o->model, o->mo.load_options());
     json doc = model_to_json(lm.desc);

@@ -40,7 +40,7 @@ int run_eval(const EvalOptions& o) {
   if (!p)
     throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
                                             o.precision + "'");
-  check_distinct_paths({o.model, o.state}, {{"--out", o.out}});
+  check_distinct_paths({o.model, o.state, o.mo.loops}, {{"--out", o.out}});
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
@@ -91,6 +91,40 @@ int run_eval(const EvalOptions& o) {
     normwise[q.name] = q.normwise_digits;
   }
   if (!ev.find("qdd")) doc["qdd"] = nullptr;
+  if (ev.loops.present) {
+    const LoopSummary& L = ev.loops;
+    ojson lj;
+    lj["n_constraints"] = L.n_constraints;
+    lj["rank"] = L.rank;
+    lj["mobility"] = L.mobility;
+    lj["redundant"] = L.redundant;
+    lj["properly_constrained"] = L.redundant == 0;
+    lj["rank_decision"] = {{"method", "Gaussian elimination with complete pivoting (RBDA §8.8)"},
+                           {"threshold", L.rank_threshold}, {"smallest_pivot_kept", L.smallest_pivot},
+                           {"largest_entry_dropped", L.largest_dropped},
+                           {"rank_by_method", {{"kkt", L.rank_by_method[0]}, {"lambda_first", L.rank_by_method[1]},
+                                               {"projection", L.rank_by_method[2]}}}};
+    lj["independent_coordinates"] = L.independent;
+    lj["consistent"] = L.consistent;
+    lj["position_error"] = {{"max_abs_delta", L.position_error}, {"tolerance", L.position_tolerance}};
+    lj["velocity_error"] = {{"max_abs_K_qd", L.velocity_error}, {"tolerance", L.velocity_tolerance}};
+    lj["lambda"] = L.lambda_unique ? "unique" : "minimum_norm";
+    lj["frame"] = "loop-local (each loop's successor joint frame)";
+    ojson ldig, lnorm;
+    for (const Quantity& q : ev.loop_quantities) {
+      lj[q.name] = shaped(q, q.values);
+      ldig[q.name] = shaped(q, q.digits);
+      lnorm[q.name] = q.normwise_digits;
+    }
+    lj["methods_agree_digits"] = {{"kkt_vs_lambda_first", L.agree_kkt_lambda}, {"kkt_vs_projection", L.agree_kkt_projection},
+                                  {"lambda_first_vs_projection", L.agree_lambda_projection},
+                                  {"lambda_kkt_vs_lambda_first", L.agree_lambda_values}};
+    lj["condition_GtHG"] = L.condition_GtHG.empty() ? ojson(nullptr) : ojson(L.condition_GtHG);
+    lj["degeneracy"] = L.message.empty() ? ojson(nullptr) : ojson(L.message);
+    lj["certified_digits"] = ldig;
+    lj["normwise_certified_digits"] = lnorm;
+    doc["loops"] = lj;
+  }
   doc["certified_digits"] = digits;
   doc["min_certified_digits"] = min_digits;
   doc["normwise_certified_digits"] = normwise;
@@ -113,6 +147,16 @@ int run_eval(const EvalOptions& o) {
               << pc.name() << "\n";
     for (const Quantity& q : ev.quantities)
       std::cerr << "  " << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise\n";
+    if (ev.loops.present) {
+      const LoopSummary& L = ev.loops;
+      std::cerr << "  loops: " << L.n_constraints << " constraints, rank " << L.rank << ", mobility " << L.mobility << ", "
+                << L.redundant << " redundant; state " << (L.consistent ? "consistent" : "INCONSISTENT") << " (|δ| "
+                << L.position_error << ", |K q̇| " << L.velocity_error << ")\n";
+      for (const Quantity& q : ev.loop_quantities)
+        std::cerr << "  loops." << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits
+                  << " norm-wise\n";
+      if (!L.message.empty()) std::cerr << "  loops degeneracy: " << L.message << "\n";
+    }
     if (!ev.degeneracy.empty()) std::cerr << "  degeneracy: " << ev.degeneracy << "\n";
     std::cerr << "  checks: " << (all_passed ? "all passed" : "FAILED") << "\n  wrote " << o.out << "\n";
   }

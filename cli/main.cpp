@@ -17,11 +17,15 @@ void ModelOptions::add_to(CLI::App* sub) {
   sub->add_option("--inertia", inertia,
                   "Inertias that break a physical bound beyond the rounding of their digits: accept (compute with them as "
                   "given, report them; default) or strict (reject the model)");
+  sub->add_option("--loops", loops,
+                  "Loop joints closing kinematic loops (RBDA ch. 8), a JSON file (docs/formats.md): each names its "
+                  "predecessor and successor link and the joint frames in them");
 }
 
 LoadOptions ModelOptions::load_options() const {
   LoadOptions lo;
   lo.floating_base = floating_base;
+  lo.loops_file = loops;
   if (!inertia_policy_from_name(inertia, lo.inertia))
     throw InputError("--inertia", "", "expected accept or strict, got '" + inertia + "'");
   return lo;

@@ -183,6 +183,41 @@ void notes_on_inertias(Model<T>& model, const ModelDesc& desc, const std::vector
                              link_text[b] + "; welded to the fixed base through " + via[b] + ", it has no effect on the dynamics"});
 }
 
+// A joint's motion at the precision of T: the axis normalized, the helical pitch, the planar
+// in-plane direction u (plane_x projected into the plane, or a fixed choice). Shared by tree and
+// loop joints; axis_field and plane_field name the fields in messages.
+template <class T>
+Joint<T> make_joint(const JointDesc& jd, const std::string& axis_field, const std::string& plane_field) {
+  Joint<T> jt;
+  jt.type = jd.type;
+  const Vec3<T> a = vec3<T>(jd.axis);
+  const T an = a.norm();
+  if (jt.type != JointType::Spherical && jt.type != JointType::Free && jt.type != JointType::Fixed) {
+    if (!(an > T(0))) throw ModelError(axis_field, "zero axis");
+    jt.axis = a / an;
+  }
+  if (jt.type == JointType::Helical) jt.pitch = jd.pitch.as<T>();
+  if (jt.type == JointType::Planar) {
+    Vec3<T> u;
+    if (jd.plane_x) {
+      u = vec3<T>(*jd.plane_x);
+      const T un = u.norm();
+      u -= jt.axis * jt.axis.dot(u);  // its component in the plane (jt.axis is unit)
+      if (!(u.norm() > un * T(1) / T(1000000)))  // relative to |plane_x|: its length is free
+        throw ModelError(plane_field, "must not be parallel to the axis");
+    } else {
+      // Fixed choice: the unit coordinate axis least aligned with n, projected into the plane.
+      int kmin = 0;
+      using std::abs;
+      for (int k = 1; k < 3; ++k)
+        if (abs(jt.axis(k)) < abs(jt.axis(kmin))) kmin = k;
+      u = Vec3<T>::Unit(kmin) - jt.axis * jt.axis(kmin);
+    }
+    jt.u = u / u.norm();
+  }
+  return jt;
+}
+
 }  // namespace detail
 
 template <class T>
@@ -262,37 +297,10 @@ Model<T> build_model(const ModelDesc& desc) {
       return;
     }
 
-    Joint<T> jt;
-    jt.type = bd.joint.type;
-    const Vec3<T> a = vec3<T>(bd.joint.axis);
-    const T an = a.norm();
-    if (jt.type != JointType::Spherical && jt.type != JointType::Free) {
-      if (!(an > T(0))) {
-        // "joint 'j' (line 3) <axis>" for a URDF joint, "bodies[2].joint.axis" for JSON.
-        const bool xml = !bd.where.empty() && bd.where.back() == ')';
-        throw ModelError(xml ? bd.where + " <axis>" : bd.where + ".joint.axis", "zero axis");
-      }
-      jt.axis = a / an;
-    }
-    if (jt.type == JointType::Helical) jt.pitch = bd.joint.pitch.as<T>();
-    if (jt.type == JointType::Planar) {
-      Vec3<T> u;
-      if (bd.joint.plane_x) {
-        u = vec3<T>(*bd.joint.plane_x);
-        const T un = u.norm();
-        u -= jt.axis * jt.axis.dot(u);  // its component in the plane (jt.axis is unit)
-        if (!(u.norm() > un * T(1) / T(1000000)))  // relative to |plane_x|: its length is free
-          throw ModelError(bd.where + ".joint.plane_x", "must not be parallel to the axis");
-      } else {
-        // Fixed choice: the unit coordinate axis least aligned with n, projected into the plane.
-        int kmin = 0;
-        using std::abs;
-        for (int k = 1; k < 3; ++k)
-          if (abs(jt.axis(k)) < abs(jt.axis(kmin))) kmin = k;
-        u = Vec3<T>::Unit(kmin) - jt.axis * jt.axis(kmin);
-      }
-      jt.u = u / u.norm();
-    }
+    const bool xml = !bd.where.empty() && bd.where.back() == ')';
+    // "joint 'j' (line 3) <axis>" for a URDF joint, "bodies[2].joint.axis" for JSON.
+    const Joint<T> jt = detail::make_joint<T>(bd.joint, xml ? bd.where + " <axis>" : bd.where + ".joint.axis",
+                                              bd.where + ".joint.plane_x");
 
     const int i = model.NB++;
     host[b] = i;
@@ -327,6 +335,43 @@ Model<T> build_model(const ModelDesc& desc) {
     }
   }
   detail::notes_on_inertias<T>(model, desc, host, via, rounding, link_violation, link_text, parts);
+
+  // Loop joints (§8.1): each end resolved to the model body its link was merged into, the joint
+  // frame carried along: XP = (joint frame from link) (link from host).
+  const int nl = static_cast<int>(desc.loop_joints.size());
+  for (int l = 0; l < nl; ++l) {
+    const LoopJointDesc& ld = desc.loop_joints[l];
+    LoopJoint<T> lj;
+    lj.name = ld.name;
+    lj.active = ld.active;
+    try {
+      lj.joint = detail::make_joint<T>(ld.joint, ld.where + ".axis", ld.where + ".plane_x");
+      auto end = [&](const LoopEndDesc& e, const std::string& field, int& body, Xform<T>& X) {
+        if (e.body < -1 || e.body >= nd) throw ModelError(field + ".body", "no such body");
+        const Xform<T> Xo = detail::origin_xform<T>(e.origin, field);
+        body = e.body < 0 ? -1 : host[e.body];
+        X = e.body < 0 ? Xo : Xo * Xhost[e.body];
+      };
+      end(ld.pred, ld.where + ".predecessor", lj.p, lj.XP);
+      end(ld.succ, ld.where + ".successor", lj.s, lj.XS);
+    } catch (const std::invalid_argument& e) {
+      throw ModelError(ld.where, std::string(e.what()) + " (a number of this loop joint cannot be represented at the working precision)");
+    }
+    if (lj.p == lj.s) {
+      auto name_of = [&](const LoopEndDesc& e) { return e.body < 0 ? std::string("the fixed base") : "'" + desc.bodies[e.body].name + "'"; };
+      const bool merged = ld.pred.body != ld.succ.body;
+      throw ModelError(ld.where, "predecessor " + name_of(ld.pred) + " and successor " + name_of(ld.succ) +
+                                     (merged ? " are rigidly attached (merged into the same " +
+                                                   std::string(lj.p < 0 ? "fixed base" : "body '" + model.body_name[lj.p] + "'") +
+                                                   " through fixed joints)"
+                                             : " are the same body") +
+                                     ": a loop joint must connect two bodies that can move relative to each other");
+    }
+    lj.nc = 6 - joint_nv(lj.joint.type);
+    lj.row = model.nc;
+    model.nc += lj.nc;
+    model.loops.push_back(lj);
+  }
   return model;
 }
 

@@ -9,6 +9,11 @@
 #include "reference/energy.hpp"
 #include "reference/jacobian.hpp"
 #include "reference/jcalc.hpp"
+#include "reference/loop_constraints.hpp"
+#include "reference/loop_fd_kkt.hpp"
+#include "reference/loop_fd_lambda.hpp"
+#include "reference/loop_fd_projection.hpp"
+#include "reference/loop_gauss.hpp"
 #include "reference/ltdl.hpp"
 #include "reference/mj_factor.hpp"
 #include "reference/rnea.hpp"
@@ -24,4 +29,9 @@
   RBDREF_ABA_INSTANTIATE(, T)              \
   RBDREF_ENERGY_INSTANTIATE(, T)           \
   RBDREF_JACOBIAN_INSTANTIATE(, T)         \
+  RBDREF_LOOP_CONSTRAINTS_INSTANTIATE(, T) \
+  RBDREF_LOOP_GAUSS_INSTANTIATE(, T)       \
+  RBDREF_LOOP_FD_KKT_INSTANTIATE(, T)      \
+  RBDREF_LOOP_FD_LAMBDA_INSTANTIATE(, T)   \
+  RBDREF_LOOP_FD_PROJECTION_INSTANTIATE(, T) \
   }

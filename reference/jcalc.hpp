@@ -76,6 +76,57 @@ Mat6K<T> force_complement(const Mat6K<T>& S);
 template <class T>
 void joint_qdot(const Joint<T>& jt, const T* q, const T* qd, T* qdot);
 
+// ---- loop joints (RBDA §8.3, table 8.1) ----
+//
+// A loop joint k constrains the successor's joint frame s relative to the predecessor's p. With
+// sXp = X_S · sX_p · X_P⁻¹ the transform the tree's positions give (eq. 8.24), the constraint holds
+// when sXp = XJ(q_J) for some joint coordinates q_J. Otherwise sXp = X_err X_J (eq. 8.25), with
+// X_J the joint transform nearest sXp and X_err ≈ 1 - d× (eq. 8.26), d the displacement of the
+// successor frame from where the joint would put it, in successor coordinates; δ = Tᵀ d (8.27).
+//
+// Table 8.1 of the book gives δ entry by entry for joints along z; here one rule serves every type:
+//   1. q_J = the coordinates of the joint transform nearest sXp (loop_joint_coordinates: the
+//      rotation about the axis that maximizes tr(E_err), the translation along the joint's free
+//      directions; a helical joint's turn is chosen by its translation);
+//   2. X_J = jcalc(joint, q_J).XJ, X_err = sXp X_J⁻¹ = (E_err, r_err);
+//   3. d = [½ vee(E_errᵀ - E_err); E_err r_err]  (from 1 - d× = [1 - ω×, 0; -v×, 1 - ω×]);
+//   4. δ = Tᵀ d.
+// δ is exactly 0 when the constraint holds, and its rate is Tᵀ v_J (v_J = v_s - v_p in successor
+// joint coordinates), the velocity constraint of eq. 8.9: what Baumgarte's k_stab needs (8.22).
+// For the book's cylindrical joint on z (example 8.1) this gives d1 = (sXp)_23, d2 = -(sXp)_13 to
+// first order, and δ = [d1 d2 d4 d5] (a test checks it).
+//
+// The constraint-force subspace T of a loop joint (6 x n^c, successor joint-frame coordinates) is
+// an orthonormal basis fixed in that frame (T̊ = 0, which table 8.4 assumes), chosen so that λ
+// reads as moments and forces along named directions. With a the unit axis, b the unit vector
+// perpendicular to a nearest the coordinate axis least aligned with a, c = a × b (for a = z:
+// b = x, c = y), and columns written [moment; force]:
+//   revolute     [b;0] [c;0] [0;b] [0;c] [0;a]
+//   prismatic    [b;0] [c;0] [a;0] [0;b] [0;c]
+//   helical      [b;0] [c;0] [0;b] [0;c] [-h a; a]/√(1+h²)
+//   cylindrical  [b;0] [c;0] [0;b] [0;c]
+//   planar       [u;0] [w;0] [0;n]          (n the normal, u plane_x, w = n × u)
+//   spherical    [0;x] [0;y] [0;z]
+//   fixed        the 6 x 6 identity
+//   free         6 x 0 (no constraint)
+template <class T>
+Mat6K<T> loop_constraint_basis(const Joint<T>& jt);
+
+// The coordinates q_J (nq entries) of the joint transform nearest X = sXp (step 1 above).
+template <class T>
+VecX<T> loop_joint_coordinates(const Joint<T>& jt, const Xform<T>& X);
+
+template <class T>
+struct LoopJcalc {
+  Mat6K<T> Tc;     // constraint-force subspace, successor joint-frame coordinates (6 x n^c)
+  VecK<T> delta;   // position error δ = Tᵀ d (n^c)
+  Motion<T> d;     // the displacement d (successor joint-frame coordinates)
+  VecX<T> qJ;      // coordinates of the nearest joint transform (nq entries: 7 for free)
+};
+// δ = jcalc(jtype(k), sXp) (eq. 8.23) and T.
+template <class T>
+LoopJcalc<T> loop_jcalc(const Joint<T>& jt, const Xform<T>& sXp);
+
 // ---- definitions ----
 template <class T>
 Mat6K<T> force_complement(const Mat6K<T>& S) {
@@ -177,10 +228,142 @@ void joint_qdot(const Joint<T>& jt, const T* q, const T* qd, T* qdot) {
   }
 }
 
+namespace detail {
+// b ⟂ a (unit): the coordinate axis least aligned with a, projected off a.
+template <class T>
+Vec3<T> perpendicular(const Vec3<T>& a) {
+  using std::abs;
+  int kmin = 0;
+  for (int k = 1; k < 3; ++k)
+    if (abs(a(k)) < abs(a(kmin))) kmin = k;
+  const Vec3<T> b = Vec3<T>::Unit(kmin) - a * a(kmin);
+  return b / b.norm();
+}
+// The angle θ of R(a, θ) nearest (in tr) to the rotation Eᵀ: E maps p to s coordinates and
+// jcalc's E_J = R(a, θ)ᵀ, so θ maximizes tr(E R(a, θ)) = cosθ (tr E - aᵀEa) + sinθ tr(E a×) + aᵀEa.
+template <class T>
+T nearest_angle(const Mat3<T>& E, const Vec3<T>& a) {
+  using std::atan2;
+  return atan2(T((E * skew<T>(a)).trace()), T(E.trace() - a.dot(E * a)));
+}
+// Unit quaternion (w, x, y, z), w >= 0, of the rotation R (Shepperd's method: the largest of
+// 4w², 4x², 4y², 4z² is computed first, so no division by a small number).
+template <class T>
+void R_to_quat(const Mat3<T>& R, T* q) {
+  using std::sqrt;
+  const T t = R.trace();
+  const T d[4] = {t, R(0, 0), R(1, 1), R(2, 2)};
+  int k = 0;
+  for (int i = 1; i < 4; ++i)
+    if (d[i] > d[k]) k = i;
+  T w, x, y, z;
+  if (k == 0) {
+    const T s = T(2) * sqrt(T(1) + t);  // 4w
+    w = s / T(4); x = (R(2, 1) - R(1, 2)) / s; y = (R(0, 2) - R(2, 0)) / s; z = (R(1, 0) - R(0, 1)) / s;
+  } else if (k == 1) {
+    const T s = T(2) * sqrt(T(1) + R(0, 0) - R(1, 1) - R(2, 2));  // 4x
+    w = (R(2, 1) - R(1, 2)) / s; x = s / T(4); y = (R(0, 1) + R(1, 0)) / s; z = (R(0, 2) + R(2, 0)) / s;
+  } else if (k == 2) {
+    const T s = T(2) * sqrt(T(1) + R(1, 1) - R(0, 0) - R(2, 2));  // 4y
+    w = (R(0, 2) - R(2, 0)) / s; x = (R(0, 1) + R(1, 0)) / s; y = s / T(4); z = (R(1, 2) + R(2, 1)) / s;
+  } else {
+    const T s = T(2) * sqrt(T(1) + R(2, 2) - R(0, 0) - R(1, 1));  // 4z
+    w = (R(1, 0) - R(0, 1)) / s; x = (R(0, 2) + R(2, 0)) / s; y = (R(1, 2) + R(2, 1)) / s; z = s / T(4);
+  }
+  const T sg = w < T(0) ? T(-1) : T(1);
+  q[0] = sg * w; q[1] = sg * x; q[2] = sg * y; q[3] = sg * z;
+}
+}  // namespace detail
+
+template <class T>
+Mat6K<T> loop_constraint_basis(const Joint<T>& jt) {
+  const Vec3<T> Z = Vec3<T>::Zero();
+  const Vec3<T>& a = jt.axis;
+  const Vec3<T> b = detail::perpendicular<T>(a), c = a.cross(b);
+  Mat6K<T> Tc;
+  auto cols = [&](std::initializer_list<std::pair<Vec3<T>, Vec3<T>>> cs) {
+    Tc = Mat6K<T>(6, static_cast<Eigen::Index>(cs.size()));
+    Eigen::Index j = 0;
+    for (const auto& [n, f] : cs) Tc.col(j++) << n, f;
+  };
+  switch (jt.type) {
+    case JointType::Revolute: cols({{b, Z}, {c, Z}, {Z, b}, {Z, c}, {Z, a}}); break;
+    case JointType::Prismatic: cols({{b, Z}, {c, Z}, {a, Z}, {Z, b}, {Z, c}}); break;
+    case JointType::Helical: {
+      using std::sqrt;
+      const T nrm = sqrt(T(1) + jt.pitch * jt.pitch);
+      cols({{b, Z}, {c, Z}, {Z, b}, {Z, c}, {Vec3<T>(-jt.pitch * a / nrm), Vec3<T>(a / nrm)}});
+      break;
+    }
+    case JointType::Cylindrical: cols({{b, Z}, {c, Z}, {Z, b}, {Z, c}}); break;
+    case JointType::Planar: cols({{jt.u, Z}, {Vec3<T>(a.cross(jt.u)), Z}, {Z, a}}); break;
+    case JointType::Spherical: cols({{Z, Vec3<T>::UnitX()}, {Z, Vec3<T>::UnitY()}, {Z, Vec3<T>::UnitZ()}}); break;
+    case JointType::Fixed: Tc = Mat6<T>::Identity(); break;
+    case JointType::Free: Tc = Mat6K<T>(6, 0); break;
+  }
+  return Tc;
+}
+
+template <class T>
+VecX<T> loop_joint_coordinates(const Joint<T>& jt, const Xform<T>& X) {
+  const Vec3<T>& a = jt.axis;
+  const Vec3<T>& r = X.r;  // the successor frame's origin in predecessor coordinates
+  VecX<T> q(joint_nq(jt.type));
+  switch (jt.type) {
+    case JointType::Revolute: q(0) = detail::nearest_angle<T>(X.E, a); break;
+    case JointType::Prismatic: q(0) = a.dot(r); break;
+    case JointType::Helical: {
+      // The rotation fixes θ modulo 2π; the translation h θ along a picks the turn.
+      using std::round;
+      const T th = detail::nearest_angle<T>(X.E, a);
+      q(0) = th;
+      if (jt.pitch != T(0)) {
+        const T two_pi = T(2) * pi<T>();
+        q(0) = th + two_pi * T(round(T((a.dot(r) / jt.pitch - th) / two_pi)));
+      }
+      break;
+    }
+    case JointType::Cylindrical:
+      q(0) = detail::nearest_angle<T>(X.E, a);
+      q(1) = a.dot(r);
+      break;
+    case JointType::Planar:
+      q(0) = jt.u.dot(r);
+      q(1) = a.cross(jt.u).dot(r);
+      q(2) = detail::nearest_angle<T>(X.E, a);
+      break;
+    case JointType::Spherical: detail::R_to_quat<T>(Mat3<T>(X.E.transpose()), q.data()); break;
+    case JointType::Free:
+      detail::R_to_quat<T>(Mat3<T>(X.E.transpose()), q.data());
+      for (int i = 0; i < 3; ++i) q(4 + i) = r(i);
+      break;
+    case JointType::Fixed: break;
+  }
+  return q;
+}
+
+template <class T>
+LoopJcalc<T> loop_jcalc(const Joint<T>& jt, const Xform<T>& sXp) {
+  LoopJcalc<T> out;
+  out.Tc = loop_constraint_basis<T>(jt);
+  out.qJ = loop_joint_coordinates<T>(jt, sXp);
+  const VecK<T> zero = VecK<T>::Zero(joint_nv(jt.type));
+  const Xform<T> XJ = jcalc<T>(jt, out.qJ.data(), zero.data()).XJ;
+  const Xform<T> Xerr = sXp * XJ.inverse();
+  const Mat3<T> A = Xerr.E.transpose() - Xerr.E;
+  const Vec3<T> w(A(2, 1) / T(2), A(0, 2) / T(2), A(1, 0) / T(2));  // ½ vee(E_errᵀ - E_err)
+  out.d = Motion<T>(w, Vec3<T>(Xerr.E * Xerr.r));
+  out.delta = out.Tc.transpose() * out.d.c;
+  return out;
+}
+
 #define RBDREF_JCALC_INSTANTIATE(EXT, T)                                                      \
   EXT template JointKinematics<T> jcalc<T>(const Joint<T>&, const T*, const T*);            \
   EXT template Mat6K<T> force_complement<T>(const Mat6K<T>&);                               \
-  EXT template void joint_qdot<T>(const Joint<T>&, const T*, const T*, T*);
+  EXT template void joint_qdot<T>(const Joint<T>&, const T*, const T*, T*);                 \
+  EXT template Mat6K<T> loop_constraint_basis<T>(const Joint<T>&);                          \
+  EXT template VecX<T> loop_joint_coordinates<T>(const Joint<T>&, const Xform<T>&);         \
+  EXT template LoopJcalc<T> loop_jcalc<T>(const Joint<T>&, const Xform<T>&);
 
 #define RBDREF_JCALC_EXTERN(T) RBDREF_JCALC_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_JCALC_EXTERN)

@@ -76,9 +76,30 @@ struct BodyDesc {
                                // "link 'forearm' <inertial> (line 31)"; `where` + ".inertial" if empty
 };
 
+// A loop-closing joint k (RBDA §8.1): it connects its predecessor p(k) to its successor s(k), two
+// bodies of the spanning tree (or one of them the fixed base), through the joint frames placed by
+// X_P and X_S (`origin` of each end: the joint frame in that body's frame, as a tree joint's origin
+// places its frame in the parent). The joint's own motion (type, axis, pitch, plane_x; axis in
+// joint-frame coordinates) is the same as a tree joint's: jcalc(type, q) maps the predecessor's
+// joint frame to the successor's.
+struct LoopEndDesc {
+  int body = -1;       // index into ModelDesc::bodies, -1 = the fixed base
+  OriginDesc origin;   // the joint frame in that body's frame
+};
+struct LoopJointDesc {
+  std::string name;
+  JointDesc joint;
+  LoopEndDesc pred, succ;
+  bool active = false;  // carries a known force τᵃ (§8.6): the state gives it by the joint's name
+  std::string where;    // field path for messages: "loop_joints[0]" (model file) or "[0]" (file)
+  std::string file;     // the --loops file it came from (empty: the model file)
+};
+
 struct ModelDesc {
   std::string name;
   std::vector<BodyDesc> bodies;  // parent index < own index
+  std::vector<LoopJointDesc> loop_joints;  // canonical model version 2; empty for a tree
+  std::string base_name;  // the fixed base's name in the source (a URDF's root link), or empty
   Num3 gravity{Num::exact(0), Num::exact(0), Num::decimal("-9.81")};
   // What the reader ignored or changed on the way in (a URDF's mimic joints, transmissions, ...),
   // one sentence each, naming the element. Not part of the canonical model (nor of its hash).
@@ -100,6 +121,20 @@ struct ModelNote {
 };
 const char* note_kind_name(ModelNote::Kind k);
 
+// A loop joint built at the precision of T (RBDA §8.1, table 8.4's model data). p and s are model
+// bodies (after fixed-joint merging; -1 = base); XP = p(k),kX_p(k) and XS = s(k),kX_s(k), the joint
+// frame on each side from the body frame (a link merged into its host carries its frame along).
+template <class T>
+struct LoopJoint {
+  std::string name;
+  Joint<T> joint;
+  int p = -1, s = -1;
+  Xform<T> XP, XS;
+  bool active = false;
+  int nc = 0;   // constraints it imposes: 6 - nv of its type (n_k^c)
+  int row = 0;  // its first row in K, k, λ
+};
+
 template <class T>
 struct Model {
   std::string name;
@@ -119,6 +154,8 @@ struct Model {
   struct Merged { std::string name; int body; Xform<T> X; };  // X = frame of `name` from body's frame
   std::vector<Merged> merged;
   std::vector<ModelNote> notes;      // physics findings that are not errors (see ModelNote)
+  std::vector<LoopJoint<T>> loops;   // loop joints, in the order of the description (N_L)
+  int nc = 0;                        // n^c = Σ n_k^c, the rows of K
 
   // Gravity as a spatial acceleration of the base, a_g = [0; g]; algorithms use a_0 = -a_g.
   Motion<T> a_grav() const { return Motion<T>(Vec3<T>::Zero(), gravity); }

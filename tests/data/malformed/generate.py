@@ -271,7 +271,8 @@ text = dumps(ROBOT)
 model_case("truncated", text[:text.index('"upper"') + 20], ["expected valid JSON", "unexpected end of input"])
 model_case("empty", "", ["got an empty file"])
 model_case("wrong_format", robot(lambda d: d.update(format="rbdref.modle")), ["format", "expected \"rbdref.model\""])
-model_case("version_2", robot(lambda d: d.update(version=2)), ["version", "expected 1", "got 2"])
+model_case("version_3", robot(lambda d: d.update(version=3)), ["version", "expected 1 (a tree) or 2", "got 3"])
+model_case("version_2_without_loops", robot(lambda d: d.update(version=2)), ["loop_joints", "missing field"])
 model_case("missing_bodies", robot(lambda d: d.pop("bodies")), ["bodies", "missing field"])
 model_case("mass_word", robot(lambda d: d["bodies"][0]["inertial"].update(mass="five")),
            ["bodies[0].inertial.mass", "expected a finite decimal number", "\"five\""])
@@ -323,6 +324,25 @@ model_case("helical_without_pitch", robot(lambda d: d["bodies"][2]["joint"].upda
            ["bodies[2].joint.pitch", "missing field"])
 model_case("all_fixed", robot(lambda d: [b["joint"].update(type="fixed") for b in d["bodies"]]),
            ["expected at least one moving joint", "every joint is fixed"])
+ROBOT_V2 = copy.deepcopy(ROBOT)
+ROBOT_V2.update(version=2, loop_joints=[{"name": "closure", "type": "spherical",
+                                         "predecessor": {"body": "trunk", "xyz": [0, 0, "-0.4"]},
+                                         "successor": {"body": "lower", "xyz": [0, 0, "-0.2"]}}])
+
+
+def robot2(edit):
+    d = copy.deepcopy(ROBOT_V2)
+    edit(d)
+    return dumps(d)
+
+
+model_case("loop_unknown_body", robot2(lambda d: d["loop_joints"][0]["successor"].update(body="lowr")),
+           ["loop_joints[0].successor.body", "unknown body 'lowr'"])
+model_case("loop_same_body", robot2(lambda d: d["loop_joints"][0]["successor"].update(body="trunk")),
+           ["loop_joints[0]", "same body"])
+model_case("loop_revolute_without_axis", robot2(lambda d: d["loop_joints"][0].update(type="revolute")),
+           ["loop_joints[0].axis", "missing field"])
+model_case("loop_joints_in_version_1", robot2(lambda d: d.update(version=1)), ["loop_joints", "unknown field"])
 model_case("floating_base_on_json", dumps(ROBOT), ["--floating-base", "applies to URDF models only"], options=["--floating-base"])
 
 # ---- state JSON (eval only) ----------------------------------------------------------------------
@@ -528,6 +548,43 @@ manifest_case("damaged_golden", GOOD_MAN, ["golden/pend.fixture.json", "expected
               extra_setup=[{"path": "data/golden/pend.fixture.json", "content": ftext[:300]}],
               note="the output folder used to be made before the golden fixture was read", names_manifest=False)
 
+# ---- loops files (--loops, RBDA ch. 8) -----------------------------------------------------------------
+
+GOOD_LOOP = {"name": "closure", "type": "revolute", "axis": [0, 1, 0],
+             "predecessor": {"link": "base", "xyz": [0, 0, "0.4"], "rpy": [0, 0, 0]},
+             "successor": {"link": "forearm", "xyz": [0, 0, "0.3"], "rpy": [0, 0, 0]}}
+
+
+def loops_case(id, text, message, note=None, command="eval"):
+    rel = write("loops/" + id + ".json", text)
+    args = {"eval": ["eval", "{support}/robot.urdf", "--loops", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
+            "convert": ["convert", "{support}/robot.urdf", "--loops", "{file}", "--out", "{scratch}/out.json"],
+            "fixture": ["fixture", "{support}/robot.urdf", "--loops", "{file}", "--samples", "2", "--out", "{scratch}/f.json"]}[command]
+    case("loops-" + id, "loops", args, [base(rel)] + message, file=rel, also=[], note=note)
+
+
+def loop(edit):
+    d = copy.deepcopy(GOOD_LOOP)
+    edit(d)
+    return json.dumps([d], indent=1) + "\n"
+
+
+loops_case("unknown_link", loop(lambda d: d["successor"].update(link="forarm")), ["[0].successor.link", "unknown link 'forarm'", "'base' (the fixed base)"])
+loops_case("same_link", loop(lambda d: d["predecessor"].update(link="forearm")), ["[0]", "predecessor and successor are the same body"])
+loops_case("welded_links", loop(lambda d: d["predecessor"].update(link="hand")),
+           ["[0]", "rigidly attached", "merged into the same body 'forearm'"], command="convert")
+loops_case("missing_type", loop(lambda d: d.pop("type")), ["[0].type", "missing field"])
+loops_case("zero_axis", loop(lambda d: d.update(axis=[0, 0, 0])), ["[0].axis", "zero axis"])
+loops_case("rpy_word", loop(lambda d: d["predecessor"].update(rpy=[0, "half", 0])), ["[0].predecessor.rpy[1]", "expected a finite decimal number"])
+loops_case("link_and_body", loop(lambda d: d["successor"].update(body="forearm")), ["[0].successor", "give link or body, not both"])
+loops_case("name_of_a_tree_joint", loop(lambda d: d.update(name="elbow")), ["[0].name", "duplicate joint name 'elbow'"])
+loops_case("active", loop(lambda d: d.update(active=True)), ["[0].active", "not supported yet"])
+loops_case("misspelt_key", loop(lambda d: d.update(axes=[0, 1, 0])), ["[0].axes", "unknown field"])
+loops_case("object_without_loops", json.dumps({"loop": [GOOD_LOOP]}) + "\n", ["loop", "unknown field", "loops"])
+loops_case("not_json", "[{\"name\": \"closure\",", ["expected valid JSON"], command="convert")
+loops_case("fixture_of_a_loop_model", loop(lambda d: None), ["[0]", "fixtures of closed-loop models"], command="fixture",
+           note="refused until fixtures draw samples on the closure manifold")
+
 # ---- command-line options and output paths ---------------------------------------------------------
 
 PEND_ARGS = ["{support}/pendulum.urdf"]
@@ -659,6 +716,9 @@ rel = write("accepted/model_mass_1e400_string.json", robot(lambda d: d["bodies"]
 case("accepted-model_mass_1e400_string", "model", ["eval", "{file}", "--state", "{support}/state.json", "--precision", "mpfr:30"] + EVAL_OUT,
      None, file=rel, exit=0, outputs=["out.json"])
 rel = write("accepted/state_only_q.json", json.dumps({"q": [1, 0, 0, 0, 0, 0, 0, "3e-1", "-7E-1"]}) + "\n")
+rel_loop = write("accepted/loop_model_v2.json", dumps(ROBOT_V2))
+case("accepted-loop_model_v2", "model", ["eval", "{file}", "--state", "{support}/state.json"] + EVAL_OUT, None, file=rel_loop, exit=0,
+     outputs=["out.json"], note="a state off the closure manifold is data (loops.consistent = false), not an error")
 case("accepted-state_only_q", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, None, file=rel, exit=0,
      outputs=["out.json"], note="qd, qdd, tau default to zero and are listed in state.defaulted_to_zero; exponents in decimal strings")
 rel = write("accepted/state_one_element_array.json", state(lambda d: d["q"].update(elbow=[-0.7])))
@@ -688,7 +748,8 @@ manifest = {
                      "{support}": "support/, copied into the scratch folder",
                      "{scratch}": "the scratch folder (outputs go there; nothing may appear or change in it on exit 2)"},
     "also": {"urdf": ["eval", "convert", "fixture"], "model": ["eval", "convert", "fixture"], "state": [],
-             "fixture": ["compare-fixture"], "engine_output": ["compare-engine", "check"], "manifest": [], "options": []},
+             "fixture": ["compare-fixture"], "engine_output": ["compare-engine", "check"], "manifest": [], "options": [],
+             "loops": []},
     "cases": cases,
     "accepted": accepted,
 }
