@@ -24,9 +24,9 @@
 //                     loop's own path from its root (ʲX_i products of the tree's Xup), so only the
 //                     loop's own dimensions enter; when the loop's root is the fixed base the
 //                     path still passes through it.
-// Both give the same K, k to rounding (K's rows differ by the constant force transform F ← base,
-// which leaves K q̈ = k unchanged: rows of T_kᵀ in different coordinates of the same subspace are
-// the same numbers, since T is taken along); the test on the 1 km model shows the digits.
+// Both give the same K, k in exact arithmetic: every entry is a pairing T_kᵀ m of the force basis
+// and a motion (S_j, v, a^vp), both taken to F, and a change of frame leaves a pairing unchanged.
+// Only the rounding differs (tests/loop_test.cpp: BaseAndLocalFramesAgree).
 //
 // Shapes: K nc x nv, k, k_stab, delta, vel_error nc, with loop l in rows
 // model.loops[l].row .. + nc_l. Baumgarte: alpha = beta = 1 / T_stab; both 0 give k_stab = 0.

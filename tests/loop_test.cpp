@@ -182,8 +182,9 @@ TYPED_TEST(Loops, NullSpaceAndConstraintForces) {
   }
 }
 
-// The base-coordinate route of table 8.4 and the loop-local one give the same q̈ (K's rows differ
-// by a change of force coordinates of the same subspace, with k alongside).
+// The base-coordinate route of table 8.4 and the loop-local one give the same K, k and q̈ in exact
+// arithmetic: every entry is a pairing Tᵀm of a force basis and a motion, both taken to the same
+// frame, which a change of frame leaves unchanged; only the rounding differs.
 TYPED_TEST(Loops, BaseAndLocalFramesAgree) {
   using T = TypeParam;
   const Model<T> m = build_model<T>(parallelogram());
@@ -195,6 +196,35 @@ TYPED_TEST(Loops, BaseAndLocalFramesAgree) {
   const Solved<T> a = solve_all<T>(m, q, qd, tau, LoopFrame::Base), b = solve_all<T>(m, q, qd, tau, LoopFrame::Local);
   EXPECT_LE(max_abs(VecX<T>(a.proj.fd.qdd - b.proj.fd.qdd)), tol<T>(1e4) * (max_abs(a.proj.fd.qdd) + 10));
   EXPECT_LE(max_abs(VecX<T>(a.lc.delta - b.lc.delta)), tol<T>(100));
+}
+
+// Two identities of table 8.4 that hold at every state, consistent or not, on a four-bar that is
+// not a parallelogram (its k is not zero):
+//   K q̇ = T_kᵀ (v_s - v_p)          (K is the loop's velocity Jacobian: vel_error is computed from
+//                                     the bodies' velocities, K from ε_lj and the joints' S_j)
+//   d/dt [T_kᵀ (v_s - v_p)] = K q̈ - k (eqs. 8.10, 8.15), so along q(t) = q + t q̇ (q̈ = 0, revolute
+//                                     joints) the central difference of vel_error is -k to O(h²)
+// at bin100 with h = 1e-25 (error ~1e-50 relative). A flipped ε (K's sign) breaks the first; a
+// k without v_s × v_p, or with a wrong a^vp, breaks the second.
+TEST(LoopIdentities, KqdIsTheRelativeVelocityAndKIsItsRate) {
+  using T = bin100;
+  ModelDesc d = parallelogram();
+  d.loop_joints[0].pred.origin.xyz = D3("1.1", "0.2", "0");  // coupler end off the parallelogram
+  const Model<T> m = build_model<T>(d);
+  VecX<T> q(3), qd(3);
+  q << dec<T>("0.4"), dec<T>("-0.9"), dec<T>("1.3");
+  qd << dec<T>("1.7"), dec<T>("-0.6"), dec<T>("2.1");
+  for (LoopFrame frame : {LoopFrame::Local, LoopFrame::Base}) {
+    const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd, frame);
+    const double vscale = max_abs(lc.vel_error) + 1;
+    EXPECT_LE(max_abs(VecX<T>(lc.K * qd - lc.vel_error)), tol<T>(100) * vscale);
+    EXPECT_GT(max_abs(lc.k), 0.1);  // not the parallelogram's k = 0
+    const T h = dec<T>("1e-25");
+    const VecX<T> vp = loop_constraints<T>(m, VecX<T>(q + h * qd), qd, frame).vel_error;
+    const VecX<T> vm = loop_constraints<T>(m, VecX<T>(q - h * qd), qd, frame).vel_error;
+    const VecX<T> rate = (vp - vm) / (T(2) * h);
+    EXPECT_LE(max_abs(VecX<T>(rate + lc.k)), 1e-40 * (max_abs(lc.k) + 1)) << rate.transpose() << " vs " << lc.k.transpose();
+  }
 }
 
 // Example 8.1 (cylindrical joint on z): δ = [d1 d2 d4 d5] with, to first order in d,
