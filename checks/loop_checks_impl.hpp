@@ -2,7 +2,7 @@
 #pragma once
 
 #include "checks/loop_checks.hpp"
-#include "checks/properties.hpp"
+#include "checks/properties_impl.hpp"
 #include "reference/crba.hpp"
 #include "reference/loop_constraints.hpp"
 #include "reference/loop_fd_kkt.hpp"
@@ -14,22 +14,10 @@
 
 namespace rbd {
 
-namespace loop_detail {
-template <class Derived>
-typename Derived::Scalar max_abs(const Eigen::MatrixBase<Derived>& x) {
-  using S = typename Derived::Scalar;
-  return x.size() == 0 ? S(0) : S(x.cwiseAbs().maxCoeff());
-}
-template <class T>
-T ratio(const T& a, const T& b) {
-  return a == T(0) ? T(0) : T(a / b);
-}
-}  // namespace loop_detail
-
 template <class T>
 std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau) {
-  using loop_detail::max_abs;
-  using loop_detail::ratio;
+  using detail::max_abs;
+  using detail::ratio;
   using std::abs;
   std::vector<CheckResult> out;
   const double k = default_k(model.nv);
@@ -48,14 +36,13 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
   out.push_back(make_check("loops.K_g_equals_k",
                            ratio<T>(max_abs(VecX<T>(lc.K * m3.ns.g - rhs)), T(kmax * max_abs(m3.ns.g) + max_abs(rhs))),
                            tolerance<T>(k), "max|K g - k| / (max|K| max|g| + max|k|)"));
-  {
-    Eigen::SelfAdjointEigenSolver<MatX<T>> es(m3.GtHG, Eigen::EigenvaluesOnly);
-    const bool pd = m3.GtHG.rows() == 0 || es.eigenvalues()(0) > T(0);
-    out.push_back(make_check("loops.GtHG_positive_definite", pd ? T(0) : T(1), 0.0,
-                             m3.GtHG.rows() == 0 ? std::string("GᵀHG is empty (mobility 0)")
-                                                 : "smallest eigenvalue " + to_decimal(T(es.eigenvalues()(0)), 6) + ", largest " +
-                                                       to_decimal(T(es.eigenvalues()(es.eigenvalues().size() - 1)), 6)));
-  }
+  // GᵀHG's eigenvalues, ascending: its definiteness here, its condition for methods_agree below.
+  const VecX<T> ev = Eigen::SelfAdjointEigenSolver<MatX<T>>(m3.GtHG, Eigen::EigenvaluesOnly).eigenvalues();
+  const bool pd = ev.size() == 0 || ev(0) > T(0);
+  out.push_back(make_check("loops.GtHG_positive_definite", pd ? T(0) : T(1), 0.0,
+                           ev.size() == 0 ? std::string("GᵀHG is empty (mobility 0)")
+                                          : "smallest eigenvalue " + to_decimal(T(ev(0)), 6) + ", largest " +
+                                                to_decimal(T(ev(ev.size() - 1)), 6)));
   if (!m1.ok || !m2.ok || !m3.fd.ok) {
     out.push_back(make_check("loops.forward_dynamics", T(1), 0.0,
                              "a method failed: " + (!m1.ok ? m1.message : !m2.ok ? m2.message : m3.fd.message)));
@@ -77,8 +64,6 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
                            ratio<T>(max_abs(VecX<T>(G.transpose() * tau_c)), T(max_abs(G) * max_abs(tau_c) * T(model.nv))),
                            tolerance<T>(k), "max|Gᵀ τ_c| / (max|G| max|τ_c| n), τ_c = Kᵀλ"));
   {
-    Eigen::SelfAdjointEigenSolver<MatX<T>> es(m3.GtHG, Eigen::EigenvaluesOnly);
-    const VecX<T> ev = es.eigenvalues();
     const T kappa = ev.size() > 0 && ev(0) > T(0) ? T(ev(ev.size() - 1) / ev(0)) : T(1);
     T d(0);
     const VecX<T>* all[3] = {&m1.qdd, &m2.qdd, &m3.fd.qdd};

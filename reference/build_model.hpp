@@ -207,11 +207,7 @@ Joint<T> make_joint(const JointDesc& jd, const std::string& axis_field, const st
         throw ModelError(plane_field, "must not be parallel to the axis");
     } else {
       // Fixed choice: the unit coordinate axis least aligned with n, projected into the plane.
-      int kmin = 0;
-      using std::abs;
-      for (int k = 1; k < 3; ++k)
-        if (abs(jt.axis(k)) < abs(jt.axis(kmin))) kmin = k;
-      u = Vec3<T>::Unit(kmin) - jt.axis * jt.axis(kmin);
+      u = detail::perpendicular<T>(jt.axis);
     }
     jt.u = u / u.norm();
   }

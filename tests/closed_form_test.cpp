@@ -53,12 +53,6 @@ constexpr double kTol = 100;  // k of the tolerance k ε(T) scale, for every che
 template <class T>
 class ClosedForm : public ::testing::Test {};
 using ClosedFormScalars = ::testing::Types<double, bin50, bin100>;
-struct ScalarName {
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same<T, double>::value ? "double" : std::is_same<T, bin50>::value ? "bin50" : "bin100";
-  }
-};
 TYPED_TEST_SUITE(ClosedForm, ClosedFormScalars, ScalarName);
 
 // ---- helpers -----------------------------------------------------------------------------------

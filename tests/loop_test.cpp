@@ -40,12 +40,6 @@ namespace {
 template <class T>
 class Loops : public ::testing::Test {};
 using LoopScalars = ::testing::Types<double, bin50, bin100>;
-struct ScalarName {
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same<T, double>::value ? "double" : std::is_same<T, bin50>::value ? "bin50" : "bin100";
-  }
-};
 TYPED_TEST_SUITE(Loops, LoopScalars, ScalarName);
 
 Num D(const char* s) { return Num::decimal(s); }
@@ -94,6 +88,24 @@ ModelDesc parallelogram() {
   return d;
 }
 
+// The closed form of the header: θ̈ at crank angle θ under joint forces τ (its q̈ is (θ̈, -θ̈, θ̈)).
+template <class T>
+T parallelogram_thdd(const T& th, const VecX<T>& tau) {
+  using std::sin;
+  const T L = dec<T>(kL), Mc = dec<T>(kMc), Ic = dec<T>(kIc), M = dec<T>(kM), g = dec<T>(kG);
+  const T Ip = Ic + Mc * L * L / T(4);
+  return (tau(0) - tau(1) + tau(2) - (Mc + M) * g * L * sin(th)) / (T(2) * Ip + M * L * L);
+}
+
+// A state on the closure manifold: q = (θ, -θ, θ), q̇ = (ω, -ω, ω), and the τ of both closed-form tests.
+template <class T>
+struct OnManifold {
+  T th = dec<T>("0.37"), w = dec<T>("-1.7");
+  VecX<T> q = (VecX<T>(3) << th, -th, th).finished();
+  VecX<T> qd = (VecX<T>(3) << w, -w, w).finished();
+  VecX<T> tau = (VecX<T>(3) << dec<T>("0.9"), dec<T>("-0.4"), dec<T>("1.1")).finished();
+};
+
 template <class T>
 struct Solved {
   LoopConstraints<T> lc;
@@ -121,25 +133,18 @@ TYPED_TEST(Loops, ParallelogramMatchesItsClosedForm) {
   using T = TypeParam;
   const Model<T> m = build_model<T>(parallelogram());
   ASSERT_EQ(m.nc, 5);
-  const T th = dec<T>("0.37"), w = dec<T>("-1.7");
-  VecX<T> q(3), qd(3), tau(3);
-  q << th, -th, th;
-  qd << w, -w, w;
-  tau << dec<T>("0.9"), dec<T>("-0.4"), dec<T>("1.1");
-  const Solved<T> s = solve_all<T>(m, q, qd, tau);
+  const OnManifold<T> x;
+  const Solved<T> s = solve_all<T>(m, x.q, x.qd, x.tau);
 
   // On the manifold: δ = 0 and K q̇ = 0 to rounding.
   EXPECT_LE(max_abs(s.lc.delta), tol<T>(100)) << s.lc.delta.transpose();
   EXPECT_LE(max_abs(s.lc.vel_error), tol<T>(100));
 
-  using std::sin;
-  const T L = dec<T>(kL), Mc = dec<T>(kMc), Ic = dec<T>(kIc), M = dec<T>(kM), g = dec<T>(kG);
-  const T Ip = Ic + Mc * L * L / T(4);
-  const T num = tau(0) - tau(1) + tau(2) - (Mc + M) * g * L * sin(th);
-  const T thdd = num / (T(2) * Ip + M * L * L);
+  const T thdd = parallelogram_thdd<T>(x.th, x.tau);
   VecX<T> want(3);
   want << thdd, -thdd, thdd;
-  const double scale = max_abs(want) + static_cast<double>(abs(T((Mc + M) * g * L))) + max_abs(tau);
+  const T Mc = dec<T>(kMc), M = dec<T>(kM), g = dec<T>(kG), L = dec<T>(kL);
+  const double scale = max_abs(want) + static_cast<double>(abs(T((Mc + M) * g * L))) + max_abs(x.tau);
   for (const auto* fd : {&s.kkt, &s.lam, &s.proj.fd}) {
     ASSERT_TRUE(fd->ok) << fd->message;
     EXPECT_EQ(fd->rank, 2);
@@ -326,14 +331,10 @@ TEST(LoopModel, BundledParallelogramThroughTheReaders) {
   using T = bin50;
   const Model<T> m = build_model<T>(lm.desc);
   ASSERT_EQ(m.nc, 5);
-  const T th = dec<T>("0.37"), w = dec<T>("-1.7");
-  VecX<T> q(3), qd(3), tau(3);
-  q << th, -th, th;
-  qd << w, -w, w;
-  tau << dec<T>("0.9"), dec<T>("-0.4"), dec<T>("1.1");
-  const Solved<T> s = solve_all<T>(m, q, qd, tau);
-  const T L = dec<T>("0.7"), Mc = dec<T>("1.9"), Ic = dec<T>("0.083"), M = dec<T>("2.3"), g = dec<T>("9.81");
-  const T thdd = (tau(0) - tau(1) + tau(2) - (Mc + M) * g * L * sin(th)) / (T(2) * (Ic + Mc * L * L / T(4)) + M * L * L);
+  const OnManifold<T> x;
+  const Solved<T> s = solve_all<T>(m, x.q, x.qd, x.tau);
+  // The bundled files carry the same numbers as parallelogram() (their header comment).
+  const T thdd = parallelogram_thdd<T>(x.th, x.tau);
   for (const auto* fd : {&s.kkt, &s.lam, &s.proj.fd}) {
     ASSERT_TRUE(fd->ok) << fd->message;
     EXPECT_LE(static_cast<double>(abs(T(fd->qdd(0) - thdd))), tol<T>(1000) * 50);

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <type_traits>
 #include <sstream>
 
 namespace rbd::test {
@@ -15,6 +17,14 @@ namespace rbd::test {
 // double and a 50-digit scalar: a property at double shows the algorithm's rounding behaviour,
 // at bin50 that no double (literal, constant, conversion) leaks into the templated path.
 using Scalars = ::testing::Types<double, bin50>;
+
+// Names of typed tests over double, bin50 and bin100 (TYPED_TEST_SUITE's third argument).
+struct ScalarName {
+  template <class T>
+  static std::string GetName(int) {
+    return std::is_same<T, double>::value ? "double" : std::is_same<T, bin50>::value ? "bin50" : "bin100";
+  }
+};
 
 template <class Derived>
 double max_abs(const Eigen::MatrixBase<Derived>& x) {
