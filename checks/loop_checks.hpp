@@ -4,19 +4,24 @@
 //   loops.K_G_zero                  max|K G| / (max|K| max|G|)                          ≤ k ε   (eq. 8.43)
 //   loops.K_g_equals_k              max|K g - k| / (max|K| max|g| + max|k|)             ≤ k ε   (eq. 8.44)
 //   loops.GtHG_positive_definite    smallest eigenvalue of GᵀHG > 0 (residual 0 / 1)            (eq. 8.45)
-//   loops.K_qdd_equals_k            max|K q̈ - k| / (max|K| max|q̈| + max|k|), every method's q̈  (eq. 8.35)
+//   loops.K_qdd_equals_k            max|K q̈ - k| / (max|K| s + max|k|), every method's q̈, s the size of its summands  (eq. 8.35)
 //   loops.equation_of_motion        max|H q̈ + C - τ - Kᵀλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Kᵀλ|)  (eq. 8.34)
 //   loops.constraint_forces_no_work max|Gᵀ τ_c| / (max|G| max|τ_c|), τ_c = Kᵀλ       ≤ k ε
 //                                   (constraint forces do no work on any allowed motion)
 //   loops.methods_agree             max pairwise |q̈_a - q̈_b| / max|q̈| over the three methods
-//                                   of §8.5                                              ≤ k ε κ(GᵀHG)
+//                                   of §8.5                                              ≤ k ε κ(KKT)
 //   loops.kkt_rank                  rank(KKT) = n + rank K, the KKT and λ-first ranks equal §8.8's
 //                                   (residual = number of disagreements)
-//   loops.power_of_constraint_forces  |q̇ᵀ τ_c| / (max|q̇| max|τ_c| n)                  ≤ k ε
+//   loops.power_of_constraint_forces  |q̇ᵀ τ_c| / (n max|q̇| max|K| max|λ|)          ≤ k ε + n^c max|K q̇| / (n max|q̇| max|K|)
 //                                   (the power balance of eq. 3.23 needs τ_c to do no work on
 //                                   the state's velocity; only when it is consistent, K q̇ = 0)
+//   loops.active_power              |q̇ᵀ τᵃ - Σ_k τ_kᵀ q̇_J,k| / scale, for active loop joints
+//                                   (§8.6): τᵃ from table 8.3 (RNEA with the active forces as
+//                                   external forces), q̇_J,k = (SᵀS)⁻¹ Sᵀ v_J,k from the bodies'
+//                                   velocities: the power of each active force is τ_kᵀ q̇_J,k
 //   loops.forward_dynamics          present (failed) only when a method could not solve
-// k = default_k(n).
+// k = default_k(n). tau_loops: the active loop joints' forces (one vector per loop joint, empty
+// for a passive one; all empty or absent: no active forces), used as C - τᵃ (table 8.3).
 #pragma once
 
 #include "checks/check_result.hpp"
@@ -27,10 +32,12 @@
 namespace rbd {
 
 template <class T>
-std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau);
+std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                     const std::vector<VecX<T>>& tau_loops = {});
 
 #define RBDREF_LOOP_CHECKS_INSTANTIATE(EXT, T) \
-  EXT template std::vector<CheckResult> check_loops<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&);
+  EXT template std::vector<CheckResult> check_loops<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
+                                                       const std::vector<VecX<T>>&);
 #define RBDREF_LOOP_CHECKS_EXTERN(T) RBDREF_LOOP_CHECKS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_CHECKS_EXTERN)
 #undef RBDREF_LOOP_CHECKS_EXTERN

@@ -4,6 +4,7 @@
 #include "checks/loop_checks.hpp"
 #include "checks/properties_impl.hpp"
 #include "reference/crba.hpp"
+#include "reference/loop_active.hpp"
 #include "reference/loop_constraints.hpp"
 #include "reference/loop_fd_kkt.hpp"
 #include "reference/loop_fd_lambda.hpp"
@@ -12,10 +13,13 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
+
 namespace rbd {
 
 template <class T>
-std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau) {
+std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                     const std::vector<VecX<T>>& tau_loops) {
   using detail::max_abs;
   using detail::ratio;
   using std::abs;
@@ -23,7 +27,10 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
   const double k = default_k(model.nv);
   const LoopConstraints<T> lc = loop_constraints<T>(model, q, qd, LoopFrame::Local);
   const MatX<T> H = crba<T>(model, q);
-  const VecX<T> C = bias<T>(model, q, qd);
+  bool active = false;
+  for (const VecX<T>& t : tau_loops) active = active || t.size() > 0;
+  // C - τᵃ (table 8.3) when loop joints are active; the tree's C otherwise.
+  const VecX<T> C = active ? bias_minus_active<T>(model, q, qd, tau_loops) : bias<T>(model, q, qd);
   const VecX<T> tp = tau - C;
   const VecX<T> rhs = lc.k + lc.k_stab;
   const LoopForwardDynamics<T> m1 = loop_fd_kkt<T>(H, tp, lc.K, rhs);
@@ -48,13 +55,35 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
                              "a method failed: " + (!m1.ok ? m1.message : !m2.ok ? m2.message : m3.fd.message)));
     return out;
   }
+  // Each method's q̈ is a sum whose terms can be larger than q̈ itself, and K q̈ - k is then
+  // rounding of the terms' size: method 1 solves for q̈ directly (scale max|q̈|); method 2 adds
+  // q̈₀ = H⁻¹τ' and H⁻¹Kᵀλ (scale the larger of the two); method 3 adds G ÿ and g (scale
+  // max|G| max|ÿ| + max|g|, ÿ = (q̈ - g) at the independent coordinates, bounded by max|q̈ - g|).
+  // Method 2 also solves A λ = K q̈₀ - k with A = K H⁻¹ Kᵀ: its residual is rounding of A λ's
+  // terms, max|A| max|λ| n^c, which can exceed max|K| max|H⁻¹Kᵀλ| when that product cancels.
+  const auto Hf = H.ldlt();
+  const VecX<T> qdd0 = Hf.solve(tp);
+  const MatX<T> A = lc.K * Hf.solve(MatX<T>(lc.K.transpose()));
+  // Method 1's COD is normwise backward stable on M = [H Kᵀ; K 0]: its residual is rounding of
+  // ‖M‖ ‖(q̈, λ)‖, so s1 = max(|H|, |K|) max(|q̈|, |λ|) / |K|.
+  const T hmax = max_abs(H) > kmax ? max_abs(H) : kmax;
+  const T x1 = max_abs(m1.qdd) > max_abs(m1.lambda) ? max_abs(m1.qdd) : max_abs(m1.lambda);
+  const T s1 = kmax > T(0) ? T(hmax * x1 / kmax) : x1;
+  const T s2a = max_abs(qdd0) > max_abs(VecX<T>(m2.qdd - qdd0)) ? max_abs(qdd0) : max_abs(VecX<T>(m2.qdd - qdd0));
+  const T s2 = kmax > T(0) ? T(s2a + max_abs(A) * max_abs(m2.lambda) * T(model.nc) / kmax) : s2a;
+  const T s3 = max_abs(G) * max_abs(VecX<T>(m3.fd.qdd - m3.ns.g)) + max_abs(m3.ns.g);
   T worst(0);
-  for (const VecX<T>* qdd : {&m1.qdd, &m2.qdd, &m3.fd.qdd}) {
-    const T r = ratio<T>(max_abs(VecX<T>(lc.K * *qdd - rhs)), T(kmax * max_abs(*qdd) + max_abs(rhs)));
+  std::string each;
+  const std::pair<const VecX<T>*, T> methods[3] = {{&m1.qdd, s1}, {&m2.qdd, s2}, {&m3.fd.qdd, s3}};
+  for (const auto& [qdd, sc] : methods) {
+    const T r = ratio<T>(max_abs(VecX<T>(lc.K * *qdd - rhs)), T(kmax * (sc > max_abs(*qdd) ? sc : max_abs(*qdd)) + max_abs(rhs)));
+    each += (each.empty() ? "" : ", ") + to_decimal(r, 3);
     if (r > worst) worst = r;
   }
   out.push_back(make_check("loops.K_qdd_equals_k", worst, tolerance<T>(k),
-                           "max over the three methods of max|K q̈ - k| / (max|K| max|q̈| + max|k|)"));
+                           "max over the three methods of max|K q̈ - k| / (max|K| s + max|k|), s the size of the terms the method "
+                           "sums to q̈ (KKT: max(|H|, |K|) max(|q̈|, |λ|) / |K|; λ-first: max(|H⁻¹τ'|, |H⁻¹Kᵀλ|) + |A||λ| n^c / |K|, A = K H⁻¹ Kᵀ; projection: "
+                           "|G||ÿ| + |g|); by method: " + each));
   const VecX<T> tau_c = lc.K.transpose() * m2.lambda;
   const VecX<T> eom = H * m2.qdd + C - tau - tau_c;
   out.push_back(make_check("loops.equation_of_motion",
@@ -64,7 +93,20 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
                            ratio<T>(max_abs(VecX<T>(G.transpose() * tau_c)), T(max_abs(G) * max_abs(tau_c) * T(model.nv))),
                            tolerance<T>(k), "max|Gᵀ τ_c| / (max|G| max|τ_c| n), τ_c = Kᵀλ"));
   {
-    const T kappa = ev.size() > 0 && ev(0) > T(0) ? T(ev(ev.size() - 1) / ev(0)) : T(1);
+    // The three methods solve one system, the KKT matrix M = [H Kᵀ; K 0] of eq. 8.36, by three
+    // backward-stable routes; their q̈ can differ by ~ε κ(M), κ(M) = max|μ| / min|μ| over M's
+    // eigenvalues μ without the n^c - r that are zero for a rank-deficient K (M is symmetric, so
+    // these are its nonzero singular values). κ(GᵀHG) alone is not a bound: method 2 goes through
+    // H⁻¹ and K H⁻¹ Kᵀ, whose conditioning κ(M) includes.
+    const Eigen::Index n = H.rows(), nc = lc.K.rows();
+    MatX<T> M = MatX<T>::Zero(n + nc, n + nc);
+    M.topLeftCorner(n, n) = H;
+    M.topRightCorner(n, nc) = lc.K.transpose();
+    M.bottomLeftCorner(nc, n) = lc.K;
+    VecX<T> mu = Eigen::SelfAdjointEigenSolver<MatX<T>>(M, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs();
+    std::sort(mu.data(), mu.data() + mu.size());
+    const Eigen::Index zero = nc - m3.fd.rank;
+    const T kappa = zero < mu.size() && mu(zero) > T(0) ? T(mu(mu.size() - 1) / mu(zero)) : T(1);
     T d(0);
     const VecX<T>* all[3] = {&m1.qdd, &m2.qdd, &m3.fd.qdd};
     for (int a = 0; a < 3; ++a)
@@ -73,19 +115,52 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
         if (r > d) d = r;
       }
     out.push_back(make_check("loops.methods_agree", d, tolerance<T>(k) * static_cast<double>(kappa),
-                             "max pairwise |q̈_a - q̈_b| / max|q̈| over KKT, λ-first and projection (§8.5); tolerance k ε κ(GᵀHG), "
-                             "κ = " + to_decimal(kappa, 4)));
+                             "max pairwise |q̈_a - q̈_b| / max|q̈| over KKT, λ-first and projection (§8.5); tolerance k ε κ(KKT), "
+                             "κ = " + to_decimal(kappa, 4) + " (κ(GᵀHG) = " +
+                                 to_decimal(T(ev.size() > 0 && ev(0) > T(0) ? T(ev(ev.size() - 1) / ev(0)) : T(1)), 4) + ")"));
   }
   const int disagreements = (m1.rank != m3.fd.rank) + (m2.rank != m3.fd.rank);
   out.push_back(make_check("loops.kkt_rank", T(disagreements), 0.0,
                            "rank(KKT) - n = " + std::to_string(m1.rank) + ", rank(K H⁻¹ Kᵀ) = " + std::to_string(m2.rank) +
                                ", rank K (§8.8) = " + std::to_string(m3.fd.rank) + " (must be equal)"));
-  // Constraint forces do no work on the state's own velocity when it is consistent (K q̇ = 0).
-  const T qn = max_abs(qd), tn = max_abs(tau_c);
-  const bool consistent = max_abs(lc.vel_error) <= T(10000) * epsilon<T>() * (kmax * qn + T(1));
+  // Constraint forces do no work on the state's own velocity when it is consistent (K q̇ = 0):
+  // q̇ᵀτ_c = (K q̇)ᵀλ, so |q̇ᵀτ_c| ≤ n^c max|K q̇| max|λ|. The scale is that of the sum's terms
+  // before cancellation, n max|q̇| max|K| max|λ| (τ_c = Kᵀλ can itself be a cancelled sum); the
+  // tolerance adds to k ε what the state's own velocity error explains, n^c max|K q̇| / (n max|q̇| max|K|).
+  const T qn = max_abs(qd), ln = max_abs(m2.lambda), verr = max_abs(lc.vel_error);
+  const bool consistent = verr <= T(10000) * epsilon<T>() * (kmax * qn + T(1));
   if (consistent) {
-    out.push_back(make_check("loops.power_of_constraint_forces", ratio<T>(abs(T(qd.dot(tau_c))), T(qn * tn * T(model.nv))),
-                             tolerance<T>(k), "|q̇ᵀ τ_c| / (max|q̇| max|τ_c| n): τ_c does no work on a consistent velocity"));
+    const T scale = T(model.nv) * qn * kmax * ln;
+    const double explained = static_cast<double>(ratio<T>(T(T(model.nc) * verr), T(T(model.nv) * qn * kmax)));
+    out.push_back(make_check("loops.power_of_constraint_forces", ratio<T>(abs(T(qd.dot(tau_c))), scale),
+                             tolerance<T>(k) + explained,
+                             "|q̇ᵀ τ_c| / (n max|q̇| max|K| max|λ|): τ_c does no work on a consistent velocity; tolerance k ε + "
+                             "n^c max|K q̇| / (n max|q̇| max|K|) (q̇ᵀτ_c = (K q̇)ᵀλ)"));
+  }
+  if (active) {
+    // Power of the active forces through an independent route: the bodies' velocities give each
+    // loop joint's v_J = X_S (v_s - ˢX_p v_p), and q̇_J = (SᵀS)⁻¹ Sᵀ v_J its joint rates.
+    const TreeKinematics<T> kin = kinematics<T>(model, q, qd);
+    const VecX<T> tau_a = bias<T>(model, q, qd) - C;
+    T expected(0), scale(0);
+    for (size_t l = 0; l < model.loops.size() && l < tau_loops.size(); ++l) {
+      if (tau_loops[l].size() == 0) continue;
+      const LoopJoint<T>& lj = model.loops[l];
+      const Xform<T> X0s = lj.s < 0 ? Xform<T>() : kin.X0[lj.s], X0p = lj.p < 0 ? Xform<T>() : kin.X0[lj.p];
+      const Motion<T> vs = lj.s < 0 ? Motion<T>() : kin.v[lj.s], vp = lj.p < 0 ? Motion<T>() : kin.v[lj.p];
+      const Xform<T> sXp = X0s * X0p.inverse();
+      const Motion<T> vJ = lj.XS.apply(Motion<T>(vs - sXp.apply(vp)));
+      const VecX<T> qJ = loop_joint_coordinates<T>(lj.joint, Xform<T>(lj.XS * sXp * lj.XP.inverse()));
+      std::vector<T> z(static_cast<size_t>(joint_nv(lj.joint.type)), T(0));
+      const Mat6K<T> S = jcalc<T>(lj.joint, qJ.data(), z.data()).S;
+      const VecX<T> qdJ = MatX<T>(S.transpose() * S).ldlt().solve(VecX<T>(S.transpose() * vJ.c));
+      expected += tau_loops[l].dot(qdJ);
+      scale += tau_loops[l].cwiseAbs().dot(qdJ.cwiseAbs());
+    }
+    const T power = qd.dot(tau_a);
+    scale += qd.cwiseAbs().dot(tau_a.cwiseAbs());
+    out.push_back(make_check("loops.active_power", ratio<T>(abs(T(power - expected)), scale), tolerance<T>(k),
+                             "|q̇ᵀτᵃ - Σ τ_kᵀ q̇_J,k| / (|q̇|ᵀ|τᵃ| + Σ |τ_k|ᵀ|q̇_J,k|): τᵃ by table 8.3, q̇_J from the bodies' velocities"));
   }
   return out;
 }

@@ -55,6 +55,7 @@
 #include "reference/aba.hpp"
 #include "reference/crba.hpp"
 #include "reference/energy.hpp"
+#include "reference/integrate.hpp"
 #include "reference/ltdl.hpp"
 #include "reference/mj_factor.hpp"
 #include "reference/rnea.hpp"
@@ -83,23 +84,13 @@ template <class T> CheckResult check_power_balance(const Model<T>& model, const 
 template <class T> CheckResult check_power_balance_fd(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
 template <class T> CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k);
 
-// q ⊕ t qd: the configuration reached from q in time t at the constant joint velocity qd, the exact
-// flow of q̇ = Q(q) qd (joint_qdot), joint by joint:
-//   revolute, prismatic, helical, cylindrical, planar   q + t qd   (Q = 1: planar's x, y are
-//                                                       coordinates in the parent frame)
-//   spherical   q ⊗ exp(t ω / 2) = q ⊗ (cos(t|ω|/2), sin(t|ω|/2) ω/|ω|)   (ω body-frame: Ṙ = R ω×)
-//   free        the quaternion as spherical; p(t) = p + R(q) ∫₀ᵗ exp(s ω×) ds v
-//               = p + R(q) (t v + (1 - cos x)/|ω|² ω × v + (x - sin x)/|ω|³ ω × (ω × v)), x = t|ω|
-// (the joints have no integrator of their own: jcalc.hpp gives only the derivative Q(q) qd).
-template <class T>
-VecX<T> integrate_q(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const T& t);
 
 // The model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by the
 // forward-dynamics checks), with k = default_k(nv): symmetry is check_rnea_H_symmetric (CRBA's H
 // is symmetric by construction), and check_power_balance_fd is left out (see above).
 template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
-                                   const VecX<T>& tau);
+                                   const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops = {});
 
 #define RBDREF_CHECKS_INSTANTIATE(EXT, T)                                                                              \
   EXT template CheckResult check_symmetric<T>(const MatX<T>&, double);                                                \
@@ -118,10 +109,9 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template CheckResult check_kinetic_energy<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, double);          \
   EXT template CheckResult check_power_balance<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template CheckResult check_power_balance_fd<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
-  EXT template VecX<T> integrate_q<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const T&);                     \
   EXT template CheckResult check_equation_of_motion<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template std::vector<CheckResult> check_all<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
-                                                     const VecX<T>&);
+                                                     const VecX<T>&, const std::vector<VecX<T>>&);
 #define RBDREF_CHECKS_EXTERN(T) RBDREF_CHECKS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_CHECKS_EXTERN)
 #undef RBDREF_CHECKS_EXTERN

@@ -264,48 +264,6 @@ CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const V
 }
 
 template <class T>
-VecX<T> integrate_q(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const T& t) {
-  using std::cos;
-  using std::sin;
-  VecX<T> out = q;
-  for (int i = 0; i < model.NB; ++i) {
-    const JointType type = model.joint[i].type;
-    const T* qi = q.data() + model.iq[i];
-    const T* vi = qd.data() + model.iv[i];
-    T* o = out.data() + model.iq[i];
-    if (type != JointType::Spherical && type != JointType::Free) {
-      for (int k = 0; k < model.nvi[i]; ++k) o[k] = qi[k] + t * vi[k];  // nq = nv, Q = 1
-      continue;
-    }
-    // Orientation: q ⊗ e, e = exp(t ω / 2) = (cos(x/2), sin(x/2) ω/|ω|), x = t |ω|.
-    const Vec3<T> w(vi[0], vi[1], vi[2]);
-    const T wn = w.norm();
-    const T x = t * wn;
-    const T half_s = sin(T(x / T(2)));
-    const T ew = cos(T(x / T(2)));
-    const Vec3<T> ev = wn > T(0) ? Vec3<T>(w * T(half_s / wn)) : Vec3<T>::Zero();
-    const T qw = qi[0];
-    const Vec3<T> qv(qi[1], qi[2], qi[3]);
-    const Vec3<T> rv = qw * ev + ew * qv + qv.cross(ev);  // Hamilton product, as in joint_qdot
-    o[0] = qw * ew - qv.dot(ev);
-    for (int k = 0; k < 3; ++k) o[1 + k] = rv(k);
-    if (type == JointType::Free) {
-      // ṗ = R(t) v with R(t) = R(q) exp(s ω×): p(t) = p + R(q) ∫₀ᵗ exp(s ω×) ds v.
-      const Vec3<T> v(vi[3], vi[4], vi[5]);
-      Vec3<T> d = t * v;
-      if (wn > T(0)) {
-        const T one_minus_cos = T(2) * half_s * half_s;  // 1 - cos x without cancellation
-        const Vec3<T> wv = w.cross(v);
-        d += (one_minus_cos / (wn * wn)) * wv + (T(x - sin(x)) / (wn * wn * wn)) * Vec3<T>(w.cross(wv));
-      }
-      const Vec3<T> p = Vec3<T>(qi[4], qi[5], qi[6]) + quat_to_R<T>(qi[0], qi[1], qi[2], qi[3]) * d;
-      for (int k = 0; k < 3; ++k) o[4 + k] = p(k);
-    }
-  }
-  return out;
-}
-
-template <class T>
 CheckResult check_power_balance_fd(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k) {
   using std::abs;
   using std::pow;
@@ -348,7 +306,7 @@ CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const V
 
 template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
-                                   const VecX<T>& tau) {
+                                   const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops) {
   const double k = default_k(model.nv);
   const MatX<T> H = crba<T>(model, q);
   const VecX<T> C = bias<T>(model, q, qd);
@@ -369,7 +327,7 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   out.push_back(check_power_balance<T>(model, q, qd, tau, k));
   if (fd.ok) out.push_back(check_equation_of_motion<T>(H, C, fd.qdd, tau, k));
   if (model.nc > 0) {
-    const std::vector<CheckResult> lcs = check_loops<T>(model, q, qd, tau);
+    const std::vector<CheckResult> lcs = check_loops<T>(model, q, qd, tau, tau_loops);
     out.insert(out.end(), lcs.begin(), lcs.end());
   }
   return out;

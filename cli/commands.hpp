@@ -42,5 +42,6 @@ Run add_fixture(CLI::App& app);  // fixture_command.cpp
 Run add_compare(CLI::App& app);  // compare_command.cpp
 Run add_check(CLI::App& app);    // check_command.cpp
 Run add_audit(CLI::App& app);    // audit_command.cpp
+Run add_assemble(CLI::App& app); // assemble_command.cpp
 
 }  // namespace rbd::cli

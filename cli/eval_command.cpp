@@ -31,7 +31,8 @@ struct RunChecks {
   template <class T>
   void operator()() const {
     const Model<T> m = build_model<T>(desc);
-    out = check_all<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.qdd), to_vec<T>(state.tau));
+    out = check_all<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.qdd), to_vec<T>(state.tau),
+                      to_vecs<T>(state.tau_loops));
   }
 };
 
@@ -120,6 +121,11 @@ int run_eval(const EvalOptions& o) {
                                   {"lambda_first_vs_projection", L.agree_lambda_projection},
                                   {"lambda_kkt_vs_lambda_first", L.agree_lambda_values}};
     lj["condition_GtHG"] = L.condition_GtHG.empty() ? ojson(nullptr) : ojson(L.condition_GtHG);
+    lj["condition_KKT"] = L.condition_KKT.empty() ? ojson(nullptr) : ojson(L.condition_KKT);
+    ojson cls = ojson::array();
+    for (const LoopSummary::Cluster& c : L.clusters) cls.push_back({{"loops", c.loops}, {"dofs", c.dofs}, {"rank", c.rank}});
+    lj["clusters"] = cls;
+    lj["active_loop_joints"] = L.active;
     lj["degeneracy"] = L.message.empty() ? ojson(nullptr) : ojson(L.message);
     lj["certified_digits"] = ldig;
     lj["normwise_certified_digits"] = lnorm;

@@ -53,13 +53,14 @@ int main(int argc, char** argv) {
   const std::vector<std::pair<std::string, rbd::cli::Run>> commands = {
       {"eval", rbd::cli::add_eval(app)},       {"convert", rbd::cli::add_convert(app)},
       {"fixture", rbd::cli::add_fixture(app)}, {"compare", rbd::cli::add_compare(app)},
-      {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)}};
+      {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)},
+      {"assemble", rbd::cli::add_assemble(app)}};
   // A first argument that is no option and no command: CLI11 would say "A subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const auto& c : commands) known = known || c.first == argv[1];
     if (!known) {
-      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected eval, convert, fixture, compare, check or audit)\n";
+      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected eval, convert, fixture, compare, check, audit or assemble)\n";
       return 2;
     }
   }

@@ -7,9 +7,15 @@
 #include "reference/build_model.hpp"
 #include "reference/crba.hpp"
 #include "reference/energy.hpp"
+#include "reference/integrate.hpp"
 #include "reference/jacobian.hpp"
 #include "reference/jcalc.hpp"
+#include "reference/loop_active.hpp"
+#include "reference/loop_assembly.hpp"
+#include "reference/loop_clusters.hpp"
+#include "reference/loop_closure_fig83.hpp"
 #include "reference/loop_constraints.hpp"
+#include "reference/loop_inverse_dynamics.hpp"
 #include "reference/loop_fd_kkt.hpp"
 #include "reference/loop_fd_lambda.hpp"
 #include "reference/loop_fd_projection.hpp"
@@ -29,9 +35,15 @@
   RBDREF_ABA_INSTANTIATE(, T)              \
   RBDREF_ENERGY_INSTANTIATE(, T)           \
   RBDREF_JACOBIAN_INSTANTIATE(, T)         \
+  RBDREF_INTEGRATE_INSTANTIATE(, T)        \
   RBDREF_LOOP_CONSTRAINTS_INSTANTIATE(, T) \
   RBDREF_LOOP_GAUSS_INSTANTIATE(, T)       \
   RBDREF_LOOP_FD_KKT_INSTANTIATE(, T)      \
   RBDREF_LOOP_FD_LAMBDA_INSTANTIATE(, T)   \
   RBDREF_LOOP_FD_PROJECTION_INSTANTIATE(, T) \
+  RBDREF_LOOP_ASSEMBLY_INSTANTIATE(, T)    \
+  RBDREF_LOOP_CLOSURE_FIG83_INSTANTIATE(, T) \
+  RBDREF_LOOP_INVERSE_DYNAMICS_INSTANTIATE(, T) \
+  RBDREF_LOOP_ACTIVE_INSTANTIATE(, T)      \
+  RBDREF_LOOP_CLUSTERS_INSTANTIATE(, T)    \
   }

@@ -1,0 +1,565 @@
+// Closed-loop systems beyond the parallelogram (RBDA ch. 8):
+//
+// 1. Random loop models (property tests, double and bin50): a random tree (checks/random_model.hpp)
+//    closed by 1-3 random loop joints of random types between random bodies. The loops are closed
+//    by construction at a random q: X_P is random, and X_S = X_J(q_J) X_P ^pX_0 (^sX_0)⁻¹ for a
+//    random loop-joint position q_J, computed in the working precision, so sXp = X_J exactly up to
+//    rounding (δ ~ ε). q̇ is projected onto null(K) (assemble()). Cases whose K is rank deficient
+//    or badly conditioned are discarded (a random closure that is not generically mobile has an
+//    inconsistent k: that is a property of the mechanism, tested on the bundled models instead).
+//    Besides every check of checks/loop_checks.hpp, two identities with independent routes:
+//      (a) d/dt δ(q ⊕ t q̇) = K q̇ at t = 0 for any q̇ (δ from transforms, table 8.1; K from
+//          motion subspaces and ε, table 8.4): catches a wrong ε or S in K;
+//      (b) d/dt [K(q ⊕ t q̇) q̇] = -k at t = 0 (the constant-velocity flow has q̈ = 0, so the rate
+//          of T_kᵀ v_J is the velocity-product part only): catches a wrong k (eq. 8.47).
+//    Both by a 4th-order central difference (steps 1e-3 at double, 1e-10 at bin50).
+// 2. The bundled loop models (fixtures/models/loops): assembled states are consistent, rank and
+//    mobility are the mechanism's, the checks pass at double and bin50, URDF + loops file and the
+//    canonical version-2 JSON give identical numbers.
+// 3. Assembly: from the sketched starts, Newton converges quadratically to the last digits.
+// 4. Fig. 8.3's closed-form γ, G, g (reference/loop_closure_fig83.hpp) against §8.8.
+// 5. The 1 km four-bar: base-frame K, k lose digits, loop-local ones do not.
+#include "checks/loop_checks.hpp"
+#include "checks/properties.hpp"
+#include "checks/random_model.hpp"
+#include "io/model_io.hpp"
+#include "io/state_io.hpp"
+#include "reference/loop_active.hpp"
+#include "reference/loop_assembly.hpp"
+#include "reference/loop_clusters.hpp"
+#include "reference/loop_closure_fig83.hpp"
+#include "reference/loop_fd_projection.hpp"
+#include "reference/loop_inverse_dynamics.hpp"
+#include "reference/rnea.hpp"
+#include "reference/crba.hpp"
+#include "reference/loop_constraints.hpp"
+#include "reference/loop_gauss.hpp"
+#include "tests/test_util.hpp"
+
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace rbd::test {
+namespace {
+
+template <class T>
+VecX<T> vec_of(const std::vector<double>& x) {
+  VecX<T> y(static_cast<Eigen::Index>(x.size()));
+  for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);  // exact
+  return y;
+}
+
+// ---- 1. random loop models ------------------------------------------------------------------
+
+struct LoopCase {
+  TreeSpec spec;
+  std::uint64_t model_seed = 0, state_seed = 0, loop_seed = 0;
+  int loops = 1;
+};
+
+rc::Gen<LoopCase> gen_loop_case() {
+  return rc::gen::apply(
+      [](int nb, int bf10, bool floating, int nl, std::uint64_t ms, std::uint64_t ss, std::uint64_t ls) {
+        LoopCase c;
+        c.spec.nb = nb;
+        c.spec.branching = bf10 / 10.0;
+        c.spec.floating_base = floating;
+        c.loops = nl;
+        c.model_seed = ms;
+        c.state_seed = ss;
+        c.loop_seed = ls;
+        return c;
+      },
+      rc::gen::inRange(3, 11), rc::gen::inRange(10, 31), rc::gen::arbitrary<bool>(), rc::gen::inRange(1, 4),
+      // Seeds do not shrink: a smaller seed is not a simpler model, and shrinking through them
+      // only repeats the case thousands of times.
+      rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()), rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()),
+      rc::gen::noShrink(rc::gen::arbitrary<std::uint64_t>()));
+}
+
+template <class T>
+struct LoopInstance {
+  Model<T> model;
+  VecX<T> q, qd, qd_raw, tau;
+};
+
+// Closes `nl` random loops on the tree at q (see the file comment). Loop types: every jcalc type
+// but free (which imposes nothing).
+template <class T>
+void close_random_loops(Model<T>& m, const VecX<T>& q, int nl, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  auto U = [&](double a, double b) { return T(std::uniform_real_distribution<double>(a, b)(g)); };
+  const TreeKinematics<T> kin = kinematics<T>(m, q, VecX<T>::Zero(m.nv));
+  const JointType types[] = {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical,
+                             JointType::Planar,   JointType::Spherical, JointType::Fixed};
+  for (int l = 0; l < nl; ++l) {
+    LoopJoint<T> lj;
+    lj.name = "loop" + std::to_string(l);
+    const int nb = m.NB;
+    lj.s = static_cast<int>(g() % static_cast<std::uint64_t>(nb));
+    lj.p = static_cast<int>(g() % static_cast<std::uint64_t>(nb)) - 1;  // -1 (the base) .. nb - 2
+    if (lj.p == lj.s) lj.p = -1;
+    lj.joint.type = types[g() % 7];
+    Vec3<T> a(U(-1, 1), U(-1, 1), U(-1, 1));
+    a /= a.norm();
+    lj.joint.axis = a;
+    Vec3<T> u = a.cross(Vec3<T>(T(0), T(0), T(1)));
+    if (u.norm() < T(1) / T(10)) u = a.cross(Vec3<T>(T(1), T(0), T(0)));
+    lj.joint.u = u / u.norm();
+    // |pitch| ≥ 0.05: a helical joint's turn is read from its translation (docs/loops.md), so δ is
+    // smooth only within π |pitch| of translation of the manifold; a near-zero pitch would make the
+    // finite differences below cross a turn.
+    lj.joint.pitch = U(0.05, 0.3) * (g() % 2 ? T(1) : T(-1));
+    Vec3<T> ax(U(-1, 1), U(-1, 1), U(-1, 1));
+    const Xform<T> XP(axis_angle<T>(Vec3<T>(ax / ax.norm()), U(-3, 3)), Vec3<T>(U(-0.5, 0.5), U(-0.5, 0.5), U(-0.5, 0.5)));
+    // A random joint position q_J (unit quaternion for spherical).
+    const int nqj = joint_nq(lj.joint.type), nvj = joint_nv(lj.joint.type);
+    std::vector<T> qj(static_cast<size_t>(nqj)), vj(static_cast<size_t>(nvj), T(0));
+    for (auto& x : qj) x = U(-1, 1);
+    if (lj.joint.type == JointType::Spherical) {
+      using std::sqrt;
+      T n(0);
+      for (auto& x : qj) n += x * x;
+      for (auto& x : qj) x /= sqrt(n);
+    }
+    const Xform<T> XJ = jcalc<T>(lj.joint, qj.data(), vj.data()).XJ;
+    const Xform<T> X0p = lj.p < 0 ? Xform<T>() : kin.X0[lj.p];
+    lj.XP = XP;
+    lj.XS = XJ * XP * X0p * kin.X0[lj.s].inverse();
+    lj.nc = 6 - nvj;
+    lj.row = m.nc;
+    m.nc += lj.nc;
+    m.loops.push_back(lj);
+  }
+}
+
+// nullopt when the case is discarded (K rank deficient or badly conditioned at double).
+template <class T>
+std::optional<LoopInstance<T>> make_loop_instance(const LoopCase& c) {
+  const ModelDesc d = random_tree(c.spec, c.model_seed);
+  const Model<double> md = build_model<double>(d);
+  const RandomState s = random_state(md, c.state_seed);
+  // Decide the case at double, so both precisions test the same cases.
+  {
+    Model<double> m = md;
+    close_random_loops<double>(m, vec_of<double>(s.q), c.loops, c.loop_seed);
+    if (m.nc == 0 || m.nc >= m.nv) return std::nullopt;
+    const MatX<double> K = loop_constraints<double>(m, vec_of<double>(s.q), VecX<double>::Zero(m.nv)).K;
+    const Eigen::JacobiSVD<MatX<double>> svd(K);
+    const VecX<double> sv = svd.singularValues();
+    if (sv(sv.size() - 1) < 1e-3 * sv(0)) return std::nullopt;
+  }
+  LoopInstance<T> in;
+  in.model = build_model<T>(d);
+  in.q = vec_of<T>(s.q);
+  close_random_loops<T>(in.model, in.q, c.loops, c.loop_seed);
+  in.qd_raw = vec_of<T>(s.qd);
+  in.qd = assemble<T>(in.model, in.q, in.qd_raw).qd;
+  in.tau = vec_of<T>(s.tau);
+  return in;
+}
+
+// Central difference of order 4 of f at 0 with step h.
+template <class T, class F>
+VecX<T> rate(F f, const T& h) {
+  return (T(8) * (f(h) - f(T(-h))) - (f(T(2) * h) - f(T(-2 * h)))) / (T(12) * h);
+}
+
+template <class T>
+void loop_property(const LoopCase& c) {
+  const std::optional<LoopInstance<T>> in = make_loop_instance<T>(c);
+  RC_PRE(in.has_value());
+  const Model<T>& m = in->model;
+  const bool is_double = std::is_same<T, double>::value;
+  // Every loop check of the library.
+  for (const CheckResult& r : check_loops<T>(m, in->q, in->qd, in->tau)) {
+    if (!r.passed)
+      RC_FAIL(r.name + ": residual " + to_decimal(r.residual, 3) + " > tolerance " + to_decimal(r.tolerance, 3) + " (" +
+              r.detail + ")");
+  }
+  const T h = is_double ? T(1) / T(1000) : T(1) / T(10000000000LL);
+  const double tolfd = is_double ? 1e-7 : 1e-30;
+  // (a) the rate of δ along any q̇ is K q̇ (δ = 0 at q).
+  const LoopConstraints<T> lc = loop_constraints<T>(m, in->q, in->qd_raw);
+  const VecX<T> ddelta = rate<T>([&](const T& t) { return loop_constraints<T>(m, integrate_q<T>(m, in->q, in->qd_raw, t), in->qd_raw).delta; }, h);
+  const double sa = max_abs(VecX<T>(lc.K * in->qd_raw)) + 1;
+  std::string types;
+  for (const LoopJoint<T>& lj : m.loops) types += std::string(joint_type_name(lj.joint.type)) + " ";
+  RC_LOG() << "loop joint types: " << types << "\n";
+  RC_ASSERT(max_abs(VecX<T>(ddelta - lc.K * in->qd_raw)) <= tolfd * sa);
+  // (b) the rate of K q̇ along the constant-velocity flow is -k.
+  const VecX<T> dkv = rate<T>([&](const T& t) { return loop_constraints<T>(m, integrate_q<T>(m, in->q, in->qd_raw, t), in->qd_raw).vel_error; }, h);
+  const double sb = max_abs(lc.k) + 1;
+  RC_ASSERT(max_abs(VecX<T>(dkv + lc.k)) <= tolfd * sb);
+}
+
+RC_GTEST_PROP(LoopProperties, RandomClosures_double, ()) { loop_property<double>(*gen_loop_case()); }
+RC_GTEST_PROP(LoopPropertiesSlow, RandomClosures_bin50, ()) { loop_property<bin50>(*gen_loop_case()); }
+
+// ---- 2. bundled loop models -------------------------------------------------------------------
+
+struct Bundled {
+  const char* name;
+  bool floating;
+  int n, nc, rank, mobility;
+};
+// n, n^c, rank and mobility of each mechanism, from its construction (fixtures/models/loops/README.md).
+const Bundled kBundled[] = {
+    {"parallelogram", false, 3, 5, 2, 1},  {"slider_crank", false, 3, 5, 2, 1},   {"fig83_arm", false, 4, 5, 2, 2},
+    {"delta3", false, 15, 9, 9, 6},         {"stewart_gough", false, 24, 18, 18, 6}, {"six_bar", false, 5, 10, 4, 1},
+    {"ladder4", false, 12, 20, 8, 4},       {"far_fourbar", false, 3, 5, 2, 1},    {"far_fourbar_floating", true, 9, 5, 2, 7},
+};
+
+std::string loops_dir() { return std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/"; }
+
+LoadedModel load_bundled(const Bundled& b, bool canonical) {
+  LoadOptions lo;
+  lo.floating_base = b.floating && !canonical;
+  if (!canonical) lo.loops_file = loops_dir() + b.name + ".loops.json";
+  return load_model(loops_dir() + b.name + (canonical ? ".json" : ".urdf"), lo);
+}
+
+template <class T>
+class BundledLoops : public ::testing::Test {};
+TYPED_TEST_SUITE(BundledLoops, Scalars, ScalarName);
+
+TYPED_TEST(BundledLoops, AssembledStatesAreConsistentAndChecksPass) {
+  using T = TypeParam;
+  for (const Bundled& b : kBundled) {
+    SCOPED_TRACE(b.name);
+    const LoadedModel lm = load_bundled(b, false);
+    const Model<T> m = build_model<T>(lm.desc);
+    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+    const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
+    ASSERT_EQ(m.nv, b.n);
+    ASSERT_EQ(m.nc, b.nc);
+    const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+    const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k);
+    EXPECT_EQ(ns.rank, b.rank);
+    EXPECT_EQ(m.nv - ns.rank, b.mobility);
+    // On the manifold to the working precision (the states carry 100 digits).
+    EXPECT_LE(max_abs(lc.delta), tol<T>(1e4) * 1e3);
+    EXPECT_LE(max_abs(lc.vel_error), tol<T>(1e4) * (max_abs(lc.K) * max_abs(qd) + 1));
+    for (const CheckResult& r : check_loops<T>(m, q, qd, tau)) EXPECT_TRUE(r.passed) << r.name << ": " << r.residual << " > " << r.tolerance << " " << r.detail;
+  }
+}
+
+TEST(BundledLoopModels, UrdfWithLoopsFileEqualsCanonicalVersion2) {
+  for (const Bundled& b : kBundled) {
+    SCOPED_TRACE(b.name);
+    const LoadedModel a = load_bundled(b, false), c = load_bundled(b, true);
+    const Model<bin50> ma = build_model<bin50>(a.desc), mc = build_model<bin50>(c.desc);
+    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(a.desc));
+    const VecX<bin50> q = to_vec<bin50>(st.q), qd = to_vec<bin50>(st.qd);
+    const LoopConstraints<bin50> la = loop_constraints<bin50>(ma, q, qd), lcn = loop_constraints<bin50>(mc, q, qd);
+    EXPECT_EQ(max_abs(MatX<bin50>(la.K - lcn.K)), 0.0);
+    EXPECT_EQ(max_abs(VecX<bin50>(la.k - lcn.k)), 0.0);
+  }
+}
+
+// ---- 3. assembly ----------------------------------------------------------------------------
+
+template <class T>
+class Assembly : public ::testing::Test {};
+TYPED_TEST_SUITE(Assembly, Scalars, ScalarName);
+
+TYPED_TEST(Assembly, NewtonReachesTheLastDigitsAndProjectsTheVelocity) {
+  using T = TypeParam;
+  for (const Bundled& b : kBundled) {
+    if (std::string(b.name) == "parallelogram") continue;  // its state file is written by hand
+    SCOPED_TRACE(b.name);
+    const LoadedModel lm = load_bundled(b, false);
+    const Model<T> m = build_model<T>(lm.desc);
+    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".start.json"), b.name, model_layout(lm.desc));
+    const VecX<T> q0 = to_vec<T>(st.q), qd0 = to_vec<T>(st.qd);
+    const rbd::Assembly<T> a = assemble<T>(m, q0, qd0);
+    EXPECT_TRUE(a.converged) << a.message;
+    EXPECT_GT(static_cast<double>(a.position_error_before), 1e-3);  // the start is off the manifold
+    EXPECT_LE(a.iterations, 16);                                    // quadratic: ~log2(digits) steps
+    EXPECT_LE(static_cast<double>(a.position_error), tol<T>(100) * 1e3);
+    const LoopConstraints<T> lc = loop_constraints<T>(m, a.q, a.qd);
+    EXPECT_LE(max_abs(lc.delta), tol<T>(100) * 1e3);
+    EXPECT_LE(max_abs(lc.vel_error), tol<T>(1e3) * (max_abs(lc.K) * max_abs(qd0) + 1));
+    // The projection is orthogonal: the change of q̇ is in range(Kᵀ), so Gᵀ (q̇ - q̇0) = 0.
+    const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k);
+    EXPECT_LE(max_abs(VecX<T>(ns.G.transpose() * (a.qd - qd0))), tol<T>(1e4) * max_abs(qd0) * max_abs(ns.G));
+    // Assembling an assembled state changes nothing beyond rounding.
+    const rbd::Assembly<T> again = assemble<T>(m, a.q, a.qd);
+    EXPECT_LE(max_abs(VecX<T>(again.q - a.q)), tol<T>(1e4));
+  }
+}
+
+TEST(Assembly, AnUnclosableLoopIsReportedNotForced) {
+  // The slider-crank with the rod's pin moved 0.3 off the plane (along the pin's axis, which its
+  // revolute loop joint does not let slide) cannot close: every tree joint moves in the plane.
+  const Bundled b = kBundled[1];
+  LoadedModel lm = load_bundled(b, false);
+  lm.desc.loop_joints[0].pred.origin.xyz[1] = Num::decimal("0.3");
+  const Model<double> m = build_model<double>(lm.desc);
+  const StateDesc st = read_state(read_json_file(loops_dir() + "slider_crank.start.json"), "s", model_layout(lm.desc));
+  const rbd::Assembly<double> a = assemble<double>(m, to_vec<double>(st.q), to_vec<double>(st.qd));
+  EXPECT_FALSE(a.converged);
+  EXPECT_NE(a.message.find("cannot be closed"), std::string::npos) << a.message;
+  EXPECT_GT(a.position_error, 1e-3);
+}
+
+// ---- 4. fig. 8.3's loop-closure functions -----------------------------------------------------
+
+template <class T>
+class Fig83 : public ::testing::Test {};
+TYPED_TEST_SUITE(Fig83, Scalars, ScalarName);
+
+TYPED_TEST(Fig83, ClosedFormGammaGgEqualSection88) {
+  using T = TypeParam;
+  const Bundled b = kBundled[2];
+  const LoadedModel lm = load_bundled(b, false);
+  const Model<T> m = build_model<T>(lm.desc);
+  // q order of the model: its dofs are named q1..q4 in some order; map them.
+  int idx[4];
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[k] = m.iv[i];
+  const T l1 = from_decimal<T>("0.35"), l2 = from_decimal<T>("0.6");  // fig83_arm.urdf (make_models.py)
+  for (const char* y1s : {"1.1", "-0.4", "2.5"}) {
+    SCOPED_TRACE(y1s);
+    const T y1 = from_decimal<T>(y1s), y2 = from_decimal<T>("-0.7"), yd1 = from_decimal<T>("1.3"), yd2 = from_decimal<T>("0.4");
+    const Fig83Closure<T> cf = fig83_closure<T>(l1, l2, y1, y2, yd1);
+    VecX<T> q(4), qd(4);
+    for (int k = 0; k < 4; ++k) q(idx[k]) = cf.q(k);
+    const VecX<T> yd = (VecX<T>(2) << yd1, yd2).finished();
+    const VecX<T> qd_cf = cf.G * yd;
+    for (int k = 0; k < 4; ++k) qd(idx[k]) = qd_cf(k);
+    const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+    // γ(y) closes the loop and G ẏ is a consistent velocity.
+    EXPECT_LE(max_abs(lc.delta), tol<T>(100));
+    EXPECT_LE(max_abs(lc.vel_error), tol<T>(100));
+    // §8.8 with y = (q1, q4) chosen: G's rows for (q2, q3) and g equal the closed form.
+    const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k, {idx[0], idx[3]});
+    ASSERT_TRUE(ns.chosen_ok) << ns.message;
+    ASSERT_EQ(ns.G.cols(), 2);
+    // ns.G's columns follow `independent` (q1 then q4, or the other order).
+    const int c1 = ns.independent[0] == idx[0] ? 0 : 1;
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_LE(std::fabs(static_cast<double>(T(ns.G(idx[k], c1) - cf.G(k, 0)))), tol<T>(100)) << k;
+      EXPECT_LE(std::fabs(static_cast<double>(T(ns.G(idx[k], 1 - c1) - cf.G(k, 1)))), tol<T>(100)) << k;
+      EXPECT_LE(std::fabs(static_cast<double>(T(ns.g(idx[k]) - cf.g(k)))), tol<T>(100)) << k;
+    }
+  }
+}
+
+// ---- 4b. closed-loop inverse dynamics (§8.12) -------------------------------------------------
+//
+// On fig83_arm (n = 4, mobility 2): a motion q̈ produced by forward dynamics (method 3) from a
+// force τ0 on some DoFs; inverse dynamics must recover actuator forces that reproduce q̈ (forward
+// dynamics again, an independent route through H, C, K, k), in each of the book's three cases.
+template <class T>
+class LoopID : public ::testing::Test {};
+TYPED_TEST_SUITE(LoopID, Scalars, ScalarName);
+
+TYPED_TEST(LoopID, ProperOverAndUnderActuation) {
+  using T = TypeParam;
+  const LoadedModel lm = load_bundled(kBundled[2], false);
+  const Model<T> m = build_model<T>(lm.desc);
+  const StateDesc st = read_state(read_json_file(loops_dir() + "fig83_arm.state.json"), "s", model_layout(lm.desc));
+  const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd);
+  int idx[4];
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[k] = m.iv[i];
+  const MatX<T> H = crba<T>(m, q);
+  const VecX<T> C = bias<T>(m, q, qd);
+  const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+  auto fd = [&](const VecX<T>& tau) { return loop_fd_projection<T>(H, VecX<T>(tau - C), lc.K, lc.k).fd.qdd; };
+  auto check_reproduces = [&](const VecX<T>& qdd, const LoopInverseDynamics<T>& id) {
+    const VecX<T> back = fd(id.tau);
+    EXPECT_LE(max_abs(VecX<T>(back - qdd)), tol<T>(1e4) * max_abs(qdd)) << actuation_name(id.kind);
+  };
+  // A motion driven by the piston (q3) and the elbow (q4): properly actuated by them.
+  VecX<T> tau0 = VecX<T>::Zero(4);
+  tau0(idx[2]) = from_decimal<T>("25");
+  tau0(idx[3]) = from_decimal<T>("-2");
+  const VecX<T> qdd = fd(tau0);
+  const VecX<T> tau_ID = rnea<T>(m, q, qd, qdd);
+  const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k);
+  const LoopInverseDynamics<T> proper = loop_inverse_dynamics<T>(ns.G, tau_ID, {idx[2], idx[3]});
+  EXPECT_EQ(proper.kind, Actuation::Proper);
+  EXPECT_TRUE(proper.unique && proper.producible);
+  EXPECT_LE(max_abs(VecX<T>(proper.tau - tau0)), tol<T>(1e4) * 25);  // the unique forces are τ0's
+  check_reproduces(qdd, proper);
+  // Gᵀτ = Gᵀτ_ID (eq. 8.62).
+  EXPECT_LE(max_abs(VecX<T>(ns.G.transpose() * (proper.tau - tau_ID))), tol<T>(1e4) * max_abs(tau_ID) * max_abs(ns.G));
+  // Add the shoulder (q1): over-actuated, minimum-norm u, orthogonal to null(G_uᵀ).
+  const LoopInverseDynamics<T> over = loop_inverse_dynamics<T>(ns.G, tau_ID, {idx[0], idx[2], idx[3]});
+  EXPECT_EQ(over.kind, Actuation::Over);
+  EXPECT_FALSE(over.unique);
+  EXPECT_TRUE(over.producible);
+  check_reproduces(qdd, over);
+  EXPECT_LT(static_cast<double>(over.u.norm()), static_cast<double>(proper.u.norm()));
+  MatX<T> GuT(2, 3);
+  for (int j = 0; j < 3; ++j) GuT.col(j) = ns.G.row(std::vector<int>{idx[0], idx[2], idx[3]}[j]).transpose();
+  const Eigen::FullPivLU<MatX<T>> lu(GuT);
+  const MatX<T> Z = lu.kernel();
+  ASSERT_EQ(Z.cols(), 1);
+  EXPECT_LE(std::fabs(static_cast<double>(T(Z.col(0).dot(over.u)))), tol<T>(1e4) * static_cast<double>(over.u.norm() * Z.col(0).norm()));
+  // The cylinder pivot (q2) alone: under-actuated; this motion is not producible by it.
+  const LoopInverseDynamics<T> under = loop_inverse_dynamics<T>(ns.G, tau_ID, {idx[1]});
+  EXPECT_EQ(under.kind, Actuation::Under);
+  EXPECT_FALSE(under.producible);
+  EXPECT_GT(static_cast<double>(under.residual), 1e-3);
+  // ... but a motion it drives itself is, and the force is recovered.
+  VecX<T> tau1 = VecX<T>::Zero(4);
+  tau1(idx[1]) = from_decimal<T>("3.5");
+  const VecX<T> qdd1 = fd(tau1);
+  const LoopInverseDynamics<T> under1 = loop_inverse_dynamics<T>(ns.G, rnea<T>(m, q, qd, qdd1), {idx[1]});
+  EXPECT_TRUE(under1.producible) << static_cast<double>(under1.residual);
+  EXPECT_LE(std::fabs(static_cast<double>(T(under1.u(0) - tau1(idx[1])))), tol<T>(1e4) * 3.5);
+}
+
+// ---- 4c. clusters (§8.9) ------------------------------------------------------------------------
+//
+// six_bar: its two loops share the crank and the coupler (one cluster); ladder4: rung i's loop
+// shares rail joints with every rung below it (one cluster); delta3: all three loops pass through
+// the platform's free joint (one cluster); a model with two separate four-bars has two. Block by
+// block G equals §8.8's whole-K G with the same independent coordinates.
+template <class T>
+class LoopClusters : public ::testing::Test {};
+TYPED_TEST_SUITE(LoopClusters, Scalars, ScalarName);
+
+TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
+  using T = TypeParam;
+  // Two parallelograms side by side: the slider-crank's tree twice, each closed on its own.
+  LoadedModel two = load_bundled(kBundled[1], false);
+  {
+    ModelDesc& d = two.desc;
+    const int nb = static_cast<int>(d.bodies.size());
+    for (int b = 0; b < nb; ++b) {
+      BodyDesc c = d.bodies[static_cast<size_t>(b)];
+      c.name += "_2";
+      c.joint.name += "_2";
+      if (c.parent >= 0) c.parent += nb;
+      d.bodies.push_back(c);
+    }
+    LoopJointDesc l = d.loop_joints[0];
+    l.name += "_2";
+    l.pred.body += nb;
+    l.succ.body += nb;
+    d.loop_joints.push_back(l);
+  }
+  const StateDesc st1 = read_state(read_json_file(loops_dir() + "slider_crank.state.json"), "s", model_layout(load_bundled(kBundled[1], false).desc));
+  struct Case {
+    std::string name;
+    ModelDesc desc;
+    VecX<T> q, qd;
+    size_t clusters;
+  };
+  std::vector<Case> cases;
+  for (int i : {5, 6, 3}) {  // six_bar, ladder4, delta3
+    const LoadedModel lm = load_bundled(kBundled[i], false);
+    const StateDesc st = read_state(read_json_file(loops_dir() + kBundled[i].name + ".state.json"), "s", model_layout(lm.desc));
+    cases.push_back({kBundled[i].name, lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), 1});
+  }
+  VecX<T> q2(6), qd2(6);
+  q2 << to_vec<T>(st1.q), to_vec<T>(st1.q);
+  qd2 << to_vec<T>(st1.qd), to_vec<T>(st1.qd);
+  cases.push_back({"two slider-cranks", two.desc, q2, qd2, 2});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Model<T> m = build_model<T>(c.desc);
+    const LoopConstraints<T> lc = loop_constraints<T>(m, c.q, c.qd);
+    const ClusteredNullSpace<T> cl = clustered_null_space<T>(m, lc.K, lc.k);
+    EXPECT_EQ(cl.clusters.size(), c.clusters);
+    const NullSpaceSolution<T> whole = null_space_solution<T>(lc.K, lc.k, cl.independent);
+    ASSERT_TRUE(whole.chosen_ok) << whole.message;
+    EXPECT_EQ(cl.rank, null_space_solution<T>(lc.K, lc.k).rank);
+    // whole.G's columns follow whole.independent; match them to cl.independent.
+    for (size_t j = 0; j < cl.independent.size(); ++j) {
+      size_t w = 0;
+      while (w < whole.independent.size() && whole.independent[w] != cl.independent[j]) ++w;
+      ASSERT_LT(w, whole.independent.size());
+      EXPECT_LE(max_abs(VecX<T>(cl.G.col(static_cast<Eigen::Index>(j)) - whole.G.col(static_cast<Eigen::Index>(w)))),
+                tol<T>(1e4) * (max_abs(whole.G) + 1));
+    }
+    EXPECT_LE(max_abs(VecX<T>(cl.g - whole.g)), tol<T>(1e4) * (max_abs(whole.g) + 1));
+    EXPECT_LE(max_abs(MatX<T>(lc.K * cl.G)), tol<T>(1e3) * max_abs(lc.K) * max_abs(cl.G));
+  }
+}
+
+// ---- 4d. active loop joints (§8.6) -----------------------------------------------------------------
+//
+// The slider-crank's wrist pin made active with a torque τ_k: C - τᵃ by table 8.3 equals C minus
+// the pin torque's generalized force J_Lᵀ T^a τ_k, which for a revolute pin is the torque times
+// the relative angular rate's sensitivity: τᵃ_j = τ_k ∂θ_J/∂q_j = τ_k (K_a)_j, computed here
+// from velocities (the relative angular velocity about the pin axis for q̇ = e_j).
+template <class T>
+class ActiveLoops : public ::testing::Test {};
+TYPED_TEST_SUITE(ActiveLoops, Scalars, ScalarName);
+
+TYPED_TEST(ActiveLoops, TauAIsThePinTorqueThroughTheLoopJacobian) {
+  using T = TypeParam;
+  LoadedModel lm = load_bundled(kBundled[1], false);
+  lm.desc.loop_joints[0].active = true;
+  const Model<T> m = build_model<T>(lm.desc);
+  const StateDesc st = read_state(read_json_file(loops_dir() + "slider_crank.state.json"), "s", model_layout(lm.desc));
+  const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
+  const T tk = from_decimal<T>("1.75");
+  const std::vector<VecX<T>> tl{(VecX<T>(1) << tk).finished()};
+  const VecX<T> tau_a = bias<T>(m, q, qd) - bias_minus_active<T>(m, q, qd, tl);
+  // Independent: the pin's relative angular rate about its axis (y) for each unit q̇.
+  const LoopJoint<T>& lj = m.loops[0];
+  for (int j = 0; j < m.nv; ++j) {
+    VecX<T> e = VecX<T>::Zero(m.nv);
+    e(j) = T(1);
+    const TreeKinematics<T> kin = kinematics<T>(m, q, e);
+    const Xform<T> sXp = kin.X0[lj.s] * kin.X0[lj.p].inverse();
+    const Motion<T> vJ = lj.XS.apply(Motion<T>(kin.v[lj.s] - sXp.apply(kin.v[lj.p])));
+    const T rate = lj.joint.axis.dot(vJ.c.template head<3>());
+    EXPECT_LE(std::fabs(static_cast<double>(T(tau_a(j) - tk * rate))), tol<T>(100) * 2) << j;
+  }
+  // The checks (with loops.active_power) pass with the pin active, and the forward dynamics
+  // responds: the same τ with and without the pin torque gives different q̈.
+  const std::vector<CheckResult> r = check_loops<T>(m, q, qd, tau, tl);
+  bool saw_power = false;
+  for (const CheckResult& c : r) {
+    EXPECT_TRUE(c.passed) << c.name << ": " << c.residual << " > " << c.tolerance << " " << c.detail;
+    saw_power = saw_power || c.name == "loops.active_power";
+  }
+  EXPECT_TRUE(saw_power);
+}
+
+// ---- 5. the book's rounding note: a loop 1 km out ---------------------------------------------
+
+TEST(FarLoop, LocalFrameKeepsTheDigitsTheBaseFrameLoses) {
+  for (const Bundled& b : {kBundled[7], kBundled[8]}) {
+    SCOPED_TRACE(b.name);
+    const LoadedModel lm = load_bundled(b, false);
+    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+    const Model<bin100> mx = build_model<bin100>(lm.desc);
+    const LoopConstraints<bin100> ex = loop_constraints<bin100>(mx, to_vec<bin100>(st.q), to_vec<bin100>(st.qd));
+    const Model<double> m = build_model<double>(lm.desc);
+    auto digits = [&](LoopFrame f) {
+      const LoopConstraints<double> lc = loop_constraints<double>(m, to_vec<double>(st.q), to_vec<double>(st.qd), f);
+      double worst = 0;
+      for (Eigen::Index i = 0; i < lc.K.size(); ++i)
+        worst = std::max(worst, std::fabs(lc.K.data()[i] - static_cast<double>(ex.K.data()[i])) / max_abs(ex.K));
+      for (Eigen::Index i = 0; i < lc.k.size(); ++i)
+        worst = std::max(worst, std::fabs(lc.k(i) - static_cast<double>(ex.k(i))) / (max_abs(ex.k) + 1e-300));
+      return -std::log10(std::max(worst, 1e-17));
+    };
+    const double local = digits(LoopFrame::Local), base = digits(LoopFrame::Base);
+    std::printf("  %s: K and k at double, loop-local frame %.1f digits, base frame %.1f digits\n", b.name, local, base);
+    EXPECT_GE(local, 13.0);
+    // On the floating frame the loop's root is a moving body 1 km out: the base-frame route carries
+    // |r| ~ 1e3 into every S_j, T_k and a^vp and loses ~log10(1000) digits to cancellation; the
+    // local route composes the loop's own transforms only. With a fixed base both routes pass
+    // through the base (the loop's root), and the measured difference is a fraction of a digit.
+    if (b.floating) EXPECT_GE(local - base, 2.0);
+  }
+}
+
+}  // namespace
+}  // namespace rbd::test
