@@ -109,7 +109,7 @@ int run_eval(const EvalOptions& o) {
     lj["consistent"] = L.consistent;
     lj["position_error"] = {{"max_abs_delta", L.position_error}, {"tolerance", L.position_tolerance}};
     lj["velocity_error"] = {{"max_abs_K_qd", L.velocity_error}, {"tolerance", L.velocity_tolerance}};
-    lj["lambda"] = L.lambda_unique ? "unique" : "minimum_norm";
+    lj["lambda_uniqueness"] = L.lambda_unique ? "unique" : "minimum_norm";
     lj["frame"] = "loop-local (each loop's successor joint frame)";
     ojson ldig, lnorm;
     for (const Quantity& q : ev.loop_quantities) {

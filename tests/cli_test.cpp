@@ -67,6 +67,11 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
+std::string slurp_file(const std::string& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 const char* kPendulumState = R"({"q": {"shoulder": "0.3", "elbow": "-0.7"}, "qd": [1.25, 0.5], "qdd": [0.1, -0.2], "tau": [2, -1]})";
 
 TEST_F(Cli, EvalCertifiesFiftyDigitsOnTheBundledModel) {
@@ -253,6 +258,73 @@ TEST_F(Cli, NumbersBeyondDoubleRangeAreReadWhereTheyFit) {
     EXPECT_LT(static_cast<double>(abs(mpfr(h / from_decimal<mpfr>("1e400") - 1))), 1e-28) << j["H"];
   }
   expect_bad("eval " + model + " --state " + st + " --precision double", "big.json", "bodies[0]");
+}
+
+
+// A closed-loop mechanism end to end: assemble a sketched start, evaluate the result at bin50 and
+// double. The top-level qdd is the constrained one (equal to loops.qdd), the state is consistent,
+// rank and mobility are the mechanism's, and the three methods agree to within the digits.
+TEST_F(Cli, AssembleThenEvalALoopModel) {
+  const std::string m = src("fixtures/models/loops/stewart_gough.urdf"), l = src("fixtures/models/loops/stewart_gough.loops.json");
+  const std::string out = path("assembled.json");
+  CmdResult r = run("assemble " + m + " --loops " + l + " --state " + src("fixtures/models/loops/stewart_gough.start.json") +
+                    " --out " + out + " --precision bin50");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("position error"), std::string::npos) << r.err;
+  for (const char* p : {"bin50", "double"}) {
+    SCOPED_TRACE(p);
+    r = run("eval " + m + " --loops " + l + " --state " + out + " --precision " + p);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    const nlohmann::json& L = doc["loops"];
+    EXPECT_TRUE(L["consistent"].get<bool>());
+    EXPECT_EQ(L["rank"].get<int>(), 18);
+    EXPECT_EQ(L["mobility"].get<int>(), 6);
+    EXPECT_EQ(L["lambda_uniqueness"].get<std::string>(), "unique");
+    EXPECT_EQ(L["lambda"].size(), 18u);
+    EXPECT_EQ(doc["qdd"], L["qdd"]);
+    EXPECT_TRUE(doc.contains("qdd_open_tree"));
+    EXPECT_NE(doc["qdd"], doc["qdd_open_tree"]);
+    EXPECT_EQ(L["clusters"].size(), 1u);  // all six legs close on the platform
+    const int want = std::string(p) == "bin50" ? 44 : 12;
+    EXPECT_GE(doc["normwise_certified_digits"]["qdd"].get<int>(), want);
+    for (const auto& c : doc["checks"]) EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
+  }
+  // Assembling without loops is refused; an active loop joint's force must name an active one.
+  r = run("assemble " + src("fixtures/models/double_pendulum.urdf") + " --state " + write("p.json", kPendulumState) + " --out " +
+          path("x.json"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no loop joints"), std::string::npos) << r.err;
+  const std::string bad = write("bad_tau_loops.json", R"({"q": [0, 0, 0], "tau_loops": {"wrist_pin": 1}})");
+  expect_bad("eval " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " + src("fixtures/models/loops/slider_crank.loops.json") +
+                 " --state " + bad,
+             "bad_tau_loops.json", "tau_loops.wrist_pin");
+}
+
+// An active loop joint (§8.6): its force changes the constrained acceleration and shows as tau_a.
+TEST_F(Cli, ActiveLoopJointForceEntersTheDynamics) {
+  const std::string loops = write("active.json", R"([{"name": "wrist_pin", "type": "revolute", "axis": [0, 1, 0], "active": true,
+    "predecessor": {"link": "rod", "xyz": ["0.8", "0", "0"]}, "successor": {"link": "slider", "xyz": [0, 0, 0]}}])");
+  const std::string m = src("fixtures/models/loops/slider_crank.urdf"), st = src("fixtures/models/loops/slider_crank.state.json");
+  nlohmann::json s = nlohmann::json::parse(slurp_file(st));
+  s["tau_loops"] = {{"wrist_pin", "2.5"}};
+  const std::string st2 = write("active_state.json", s.dump());
+  const CmdResult passive = run("eval " + m + " --loops " + loops + " --state " + st);
+  const CmdResult active = run("eval " + m + " --loops " + loops + " --state " + st2);
+  ASSERT_EQ(passive.status, 0) << passive.err;
+  ASSERT_EQ(active.status, 0) << active.err;
+  const nlohmann::json a = nlohmann::json::parse(active.out), p = nlohmann::json::parse(passive.out);
+  EXPECT_TRUE(a["loops"]["active_loop_joints"].get<bool>());
+  EXPECT_TRUE(a["loops"].contains("tau_a"));
+  EXPECT_NE(a["qdd"], p["qdd"]);
+  bool saw = false;
+  for (const auto& c : a["checks"]) {
+    EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
+    saw = saw || c["name"] == "loops.active_power";
+  }
+  EXPECT_TRUE(saw);
+  // The passive run lists tau_loops as defaulted.
+  EXPECT_NE(p["state"]["defaulted_to_zero"].dump().find("tau_loops"), std::string::npos);
 }
 
 }  // namespace
