@@ -28,6 +28,8 @@
 #include "reference/loop_assembly.hpp"
 #include "reference/loop_clusters.hpp"
 #include "reference/loop_closure_fig83.hpp"
+#include "reference/loop_fd_kkt.hpp"
+#include "reference/loop_fd_lambda.hpp"
 #include "reference/loop_fd_projection.hpp"
 #include "reference/loop_inverse_dynamics.hpp"
 #include "reference/rnea.hpp"
@@ -350,6 +352,40 @@ TYPED_TEST(Fig83, ClosedFormGammaGgEqualSection88) {
       EXPECT_LE(std::fabs(static_cast<double>(T(ns.g(idx[k]) - cf.g(k)))), tol<T>(100)) << k;
     }
   }
+}
+
+// The forward dynamics through the closed form alone: GᵀHG ÿ = Gᵀ(τ - C - H g), q̈ = G ÿ + g with
+// fig. 8.3's G, g (no K, no k, no elimination), against the three methods of §8.5.
+TYPED_TEST(Fig83, ForwardDynamicsThroughTheClosedFormEqualsTheThreeMethods) {
+  using T = TypeParam;
+  const LoadedModel lm = load_bundled(kBundled[2], false);
+  const Model<T> m = build_model<T>(lm.desc);
+  int idx[4];
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[k] = m.iv[i];
+  const T l1 = from_decimal<T>("0.35"), l2 = from_decimal<T>("0.6");
+  const Fig83Closure<T> cf = fig83_closure<T>(l1, l2, from_decimal<T>("0.9"), from_decimal<T>("-1.2"), from_decimal<T>("2.1"));
+  MatX<T> G = MatX<T>::Zero(4, 2);
+  VecX<T> q(4), g(4), qd(4), tau(4);
+  const VecX<T> yd = (VecX<T>(2) << from_decimal<T>("2.1"), from_decimal<T>("-0.6")).finished();
+  const VecX<T> qd_cf = cf.G * yd;
+  tau << from_decimal<T>("3"), from_decimal<T>("-1"), from_decimal<T>("40"), from_decimal<T>("0.5");
+  for (int k = 0; k < 4; ++k) {
+    q(idx[k]) = cf.q(k);
+    qd(idx[k]) = qd_cf(k);
+    g(idx[k]) = cf.g(k);
+    G.row(idx[k]) = cf.G.row(k);
+  }
+  const MatX<T> H = crba<T>(m, q);
+  const VecX<T> C = bias<T>(m, q, qd);
+  const VecX<T> ydd = MatX<T>(G.transpose() * H * G).ldlt().solve(VecX<T>(G.transpose() * (tau - C - H * g)));
+  const VecX<T> qdd_cf = G * ydd + g;
+  const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+  for (const VecX<T>& qdd : {loop_fd_kkt<T>(H, VecX<T>(tau - C), lc.K, lc.k).qdd,
+                             loop_fd_lambda<T>(H, m.dof_parent, VecX<T>(tau - C), lc.K, lc.k).qdd,
+                             loop_fd_projection<T>(H, VecX<T>(tau - C), lc.K, lc.k).fd.qdd})
+    EXPECT_LE(max_abs(VecX<T>(qdd - qdd_cf)), tol<T>(1e4) * max_abs(qdd_cf)) << qdd.transpose() << "\n vs " << qdd_cf.transpose();
 }
 
 // ---- 4b. closed-loop inverse dynamics (§8.12) -------------------------------------------------
