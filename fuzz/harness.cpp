@@ -5,6 +5,13 @@
 #include "io/engine_output.hpp"
 #include "io/model_io.hpp"
 #include "io/state_io.hpp"
+#include "reference/crba.hpp"
+#include "reference/loop_assembly.hpp"
+#include "reference/loop_clusters.hpp"
+#include "reference/loop_fd_kkt.hpp"
+#include "reference/loop_fd_lambda.hpp"
+#include "reference/loop_fd_projection.hpp"
+#include "reference/rnea.hpp"
 
 #include <cxxabi.h>
 #include <unistd.h>
@@ -69,6 +76,24 @@ void use_model(const ModelDesc& desc) {
     (void)build_model<bin50>(desc);
   } catch (const ModelError& e) {
     throw std::logic_error(std::string("a model accepted by load_model fails at bin50: ") + e.what());
+  }
+  // A loop model: what eval and assemble run on it, at double, from the zero configuration (unit
+  // quaternions). Degeneracy (a singular H, a loop that cannot close) is data; an exception or a
+  // crash is a finding. Small models only, so a fuzzing step stays fast.
+  if (!desc.loop_joints.empty()) {
+    const Model<double> m = build_model<double>(desc);
+    if (m.nv > 40 || m.nc > 60) return;
+    VecX<double> q = VecX<double>::Zero(m.nq), qd = VecX<double>::Ones(m.nv);
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint[i].type == JointType::Spherical || m.joint[i].type == JointType::Free) q(m.iq[i]) = 1;
+    const Assembly<double> a = assemble<double>(m, q, qd, 5);
+    const MatX<double> H = crba<double>(m, a.q);
+    const VecX<double> C = bias<double>(m, a.q, a.qd);
+    const LoopConstraints<double> lc = loop_constraints<double>(m, a.q, a.qd);
+    (void)loop_fd_kkt<double>(H, VecX<double>(-C), lc.K, lc.k);
+    (void)loop_fd_lambda<double>(H, m.dof_parent, VecX<double>(-C), lc.K, lc.k);
+    (void)loop_fd_projection<double>(H, VecX<double>(-C), lc.K, lc.k);
+    (void)clustered_null_space<double>(m, lc.K, lc.k);
   }
 }
 

@@ -527,20 +527,23 @@ TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
 
 // ---- 4d. active loop joints (§8.6) -----------------------------------------------------------------
 //
-// The slider-crank's wrist pin made active with a torque τ_k: C - τᵃ by table 8.3 equals C minus
-// the pin torque's generalized force J_Lᵀ T^a τ_k, which for a revolute pin is the torque times
-// the relative angular rate's sensitivity: τᵃ_j = τ_k ∂θ_J/∂q_j = τ_k (K_a)_j, computed here
-// from velocities (the relative angular velocity about the pin axis for q̇ = e_j).
+// fig83_arm's loop joint q5 (the piston's pin on link 1) made active with a torque τ_k: C - τᵃ by
+// table 8.3 equals C minus the pin torque's generalized force J_Lᵀ T^a τ_k, which for a revolute
+// pin is τᵃ_j = τ_k ∂θ_J/∂q_j: the torque times the relative angular rate about the pin's axis
+// for q̇ = e_j, computed here from the bodies' velocities. Both ends of this pin turn (link 1 and
+// the piston with its cylinder), so a wrong sign or frame on either side shows. (On the
+// slider-crank the successor, the slider, never turns, and a wrong successor side went unseen:
+// planted once, not caught, hence this model.)
 template <class T>
 class ActiveLoops : public ::testing::Test {};
 TYPED_TEST_SUITE(ActiveLoops, Scalars, ScalarName);
 
 TYPED_TEST(ActiveLoops, TauAIsThePinTorqueThroughTheLoopJacobian) {
   using T = TypeParam;
-  LoadedModel lm = load_bundled(kBundled[1], false);
+  LoadedModel lm = load_bundled(kBundled[2], false);
   lm.desc.loop_joints[0].active = true;
   const Model<T> m = build_model<T>(lm.desc);
-  const StateDesc st = read_state(read_json_file(loops_dir() + "slider_crank.state.json"), "s", model_layout(lm.desc));
+  const StateDesc st = read_state(read_json_file(loops_dir() + "fig83_arm.state.json"), "s", model_layout(lm.desc));
   const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
   const T tk = from_decimal<T>("1.75");
   const std::vector<VecX<T>> tl{(VecX<T>(1) << tk).finished()};
