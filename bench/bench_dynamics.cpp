@@ -8,7 +8,7 @@
 //
 // Names: BM_<Alg><scalar>/<model> (BM_Rnea<bin50>/arm7, BM_Aba<mpfr50>/humanoid),
 // BM_Kernel<scalar>, BM_EigenKernel<scalar>, BM_LtdlScaling/<n>, BM_LtdlScalingMj/<n>,
-// BM_LtdlScalingCopyH/<n>. Scalars: double, long_double, float128, bin50, bin100, mpfr50 (MPFR at
+// BM_LtdlScalingCopyH/<n>, BM_LoopSparse/<rungs>, BM_LoopProjection/<rungs>. Scalars: double, long_double, float128, bin50, bin100, mpfr50 (MPFR at
 // 50 decimal digits, set by a ScopedMpfrDigits alive for the whole run).
 //
 // Defaults (each overridable on the command line, later flags win): 3 repetitions of at least
@@ -24,7 +24,11 @@
 // Every benchmark also reports, as counters, the heap allocations of one call: `allocs` (all of
 // them: std::vector, dynamic Eigen matrices, MPFR values) and `gmp_allocs` (the part made through
 // GMP's allocator, which MPFR uses for every value it creates).
+#include "checks/ladder_model.hpp"
 #include "checks/random_model.hpp"
+#include "reference/loop_constraints.hpp"
+#include "reference/loop_fd_projection.hpp"
+#include "reference/loop_fd_sparse.hpp"
 #include "reference/aba.hpp"
 #include "reference/crba.hpp"
 #include "reference/ltdl.hpp"
@@ -397,6 +401,54 @@ void run_scaling(benchmark::State& st, ScalingKind kind, int n) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Closed loops on a ladder of N rungs (checks/ladder_model.hpp: n = 3N, n^c = 5N), double:
+//   BM_LoopSparse/N       §8.13's sparse method (eq. 8.64, rank-revealing sparse QR)
+//   BM_LoopProjection/N   the spanning-tree route of §8.5/§8.8: CRBA, K and k, elimination with
+//                         complete pivoting, GᵀHG (dense: O(N³))
+// Both include everything from (q, q̇, τ) to q̈.
+
+struct LadderProblem {
+  int n;
+  Model<double> model;
+  VecX<double> q, qd, tau;
+  explicit LadderProblem(int rungs) : n(rungs), model(build_model<double>(ladder_desc(rungs))) {
+    ladder_state<double>(rungs, 0.3, -1.1, q, qd);
+    tau = VecX<double>::Zero(model.nv);
+    tau(0) = 2;
+  }
+};
+
+const LadderProblem& ladder_problem(int n) {
+  static std::map<int, std::unique_ptr<LadderProblem>> cache;
+  auto& p = cache[n];
+  if (!p) p = std::make_unique<LadderProblem>(n);
+  return *p;
+}
+
+// Eigen's SparseQR fills this matrix almost completely (measured: 9 ms at 10 rungs, 190 ms at 30,
+// 7.7 s at 100, 248 s at 300: ~N^2.9), so the sizes stop at 80 until the factorization is O(N)
+// (docs/benchmarks.md, issue 9).
+const int kLadderSparseN[] = {10, 20, 40, 80};
+const int kLadderDenseN[] = {10, 20, 40, 80};
+
+void run_ladder(benchmark::State& st, bool sparse, int n) {
+  const LadderProblem& p = ladder_problem(n);
+  auto call = [&] {
+    if (sparse) {
+      benchmark::DoNotOptimize(loop_fd_sparse<double>(p.model, p.q, p.qd, p.tau));
+    } else {
+      const MatX<double> H = crba<double>(p.model, p.q);
+      const VecX<double> C = bias<double>(p.model, p.q, p.qd);
+      const LoopConstraints<double> lc = loop_constraints<double>(p.model, p.q, p.qd);
+      benchmark::DoNotOptimize(loop_fd_projection<double>(H, VecX<double>(p.tau - C), lc.K, lc.k));
+    }
+  };
+  for (auto _ : st) call();
+  st.counters["rungs"] = n;
+  st.counters["nv"] = p.model.nv;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Registration.
 
 double min_stat(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
@@ -418,6 +470,14 @@ void register_scalar() {
       common(benchmark::RegisterBenchmark(name.c_str(), [a, m](benchmark::State& st) { run_alg<T>(st, a, m); }))
           ->Unit(benchmark::kMicrosecond);
     }
+  for (int n : kLadderSparseN)
+    common(benchmark::RegisterBenchmark(("BM_LoopSparse/" + std::to_string(n)).c_str(),
+                                        [n](benchmark::State& st) { run_ladder(st, true, n); }))
+        ->Unit(benchmark::kMicrosecond);
+  for (int n : kLadderDenseN)
+    common(benchmark::RegisterBenchmark(("BM_LoopProjection/" + std::to_string(n)).c_str(),
+                                        [n](benchmark::State& st) { run_ladder(st, false, n); }))
+        ->Unit(benchmark::kMicrosecond);
 }
 
 void register_all() {
@@ -578,6 +638,17 @@ void print_summary(const Collector& c) {
     char label[32];
     std::snprintf(label, sizeof label, "%d -> %d", n, n2);
     std::printf("%-19s %13s %13s %13s\n", label, row[0], row[1], row[2]);
+  }
+
+  std::printf("\nClosed loops on a ladder of N rungs (n = 3N, n^c = 5N), double: sparse method (§8.13) and the\n"
+              "spanning-tree projection (§8.5, dense); time per rung, flat for O(N)\n");
+  std::printf("%-6s %6s %13s %13s %13s %13s\n", "rungs", "nv", "sparse", "per rung", "projection", "per rung");
+  for (int n : kLadderSparseN) {
+    const auto* a = get("BM_LoopSparse/" + std::to_string(n));
+    const auto* b = get("BM_LoopProjection/" + std::to_string(n));
+    if (!a && !b) continue;
+    std::printf("%-6d %6d %13s %13s %13s %13s\n", n, 3 * n, a ? fmt_time(a->cpu).c_str() : "-",
+                a ? fmt_time(a->cpu / n).c_str() : "-", b ? fmt_time(b->cpu).c_str() : "-", b ? fmt_time(b->cpu / n).c_str() : "-");
   }
   std::fflush(stdout);
 }

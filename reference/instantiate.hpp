@@ -19,6 +19,7 @@
 #include "reference/loop_fd_kkt.hpp"
 #include "reference/loop_fd_lambda.hpp"
 #include "reference/loop_fd_projection.hpp"
+#include "reference/loop_fd_sparse.hpp"
 #include "reference/loop_gauss.hpp"
 #include "reference/ltdl.hpp"
 #include "reference/mj_factor.hpp"
@@ -46,4 +47,5 @@
   RBDREF_LOOP_INVERSE_DYNAMICS_INSTANTIATE(, T) \
   RBDREF_LOOP_ACTIVE_INSTANTIATE(, T)      \
   RBDREF_LOOP_CLUSTERS_INSTANTIATE(, T)    \
+  RBDREF_LOOP_FD_SPARSE_INSTANTIATE(, T)   \
   }

@@ -1,0 +1,93 @@
+// The sparse-matrix method of RBDA §8.13 (reference/loop_fd_sparse.hpp) against the spanning-tree
+// methods: the same q̈ on every bundled mechanism, on ladders built in code and with an active loop
+// joint, at double and bin50.
+#include "checks/ladder_model.hpp"
+#include "io/model_io.hpp"
+#include "io/state_io.hpp"
+#include "reference/crba.hpp"
+#include "reference/loop_active.hpp"
+#include "reference/loop_constraints.hpp"
+#include "reference/loop_fd_projection.hpp"
+#include "reference/loop_fd_sparse.hpp"
+#include "reference/rnea.hpp"
+#include "tests/test_util.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rbd::test {
+namespace {
+
+struct Bundled {
+  const char* name;
+  bool floating;
+};
+const Bundled kBundled[] = {{"parallelogram", false}, {"slider_crank", false}, {"fig83_arm", false},
+                            {"delta3", false},        {"stewart_gough", false}, {"six_bar", false},
+                            {"ladder4", false},       {"far_fourbar", false},   {"far_fourbar_floating", true}};
+
+std::string loops_dir() { return std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/"; }
+
+LoadedModel load_bundled(const Bundled& b) {
+  LoadOptions lo;
+  lo.floating_base = b.floating;
+  lo.loops_file = loops_dir() + b.name + ".loops.json";
+  return load_model(loops_dir() + b.name + ".urdf", lo);
+}
+
+// ---- 4e. the sparse-matrix method (§8.13) ------------------------------------------------------
+//
+// Eq. 8.64 (body accelerations and every joint's constraint forces, one sparse system) against the
+// spanning-tree projection method on every bundled mechanism, ladders of 4 and 12 rungs (built in
+// code, states on the manifold by construction) and fig83_arm with its pin active: the same q̈.
+template <class T>
+class LoopSparse : public ::testing::Test {};
+TYPED_TEST_SUITE(LoopSparse, Scalars, ScalarName);
+
+TYPED_TEST(LoopSparse, SameAccelerationsAsTheSpanningTreeMethods) {
+  using T = TypeParam;
+  struct Case {
+    std::string name;
+    ModelDesc desc;
+    VecX<T> q, qd, tau;
+    std::vector<VecX<T>> tau_loops;
+  };
+  std::vector<Case> cases;
+  for (const Bundled& b : kBundled) {
+    const LoadedModel lm = load_bundled(b);
+    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+    cases.push_back({b.name, lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), to_vec<T>(st.tau), {}});
+  }
+  {
+    LoadedModel lm = load_bundled(kBundled[2]);
+    lm.desc.loop_joints[0].active = true;
+    const StateDesc st = read_state(read_json_file(loops_dir() + "fig83_arm.state.json"), "s", model_layout(lm.desc));
+    cases.push_back({"fig83_arm, pin active", lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), to_vec<T>(st.tau),
+                     {(VecX<T>(1) << from_decimal<T>("-3.25")).finished()}});
+  }
+  for (int n : {4, 12}) {
+    Case c{"ladder" + std::to_string(n), ladder_desc(n), {}, {}, {}, {}};
+    ladder_state<T>(n, from_decimal<T>("0.3"), from_decimal<T>("-1.1"), c.q, c.qd);
+    c.tau = VecX<T>::Zero(3 * n);
+    c.tau(0) = from_decimal<T>("2");
+    c.tau(3 * n - 1) = from_decimal<T>("-0.5");
+    cases.push_back(c);
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Model<T> m = build_model<T>(c.desc);
+    const MatX<T> H = crba<T>(m, c.q);
+    const VecX<T> C = c.tau_loops.empty() ? bias<T>(m, c.q, c.qd) : bias_minus_active<T>(m, c.q, c.qd, c.tau_loops);
+    const LoopConstraints<T> lc = loop_constraints<T>(m, c.q, c.qd);
+    const LoopProjection<T> proj = loop_fd_projection<T>(H, VecX<T>(c.tau - C), lc.K, lc.k);
+    ASSERT_TRUE(proj.fd.ok);
+    const LoopSparseResult<T> sp = loop_fd_sparse<T>(m, c.q, c.qd, c.tau, c.tau_loops);
+    // Order 6 N_B + Σ n^c; rank = order minus the redundant constraints of the loops.
+    EXPECT_EQ(sp.size - sp.rank, m.nc - proj.ns.rank) << "size " << sp.size;
+    EXPECT_LE(max_abs(VecX<T>(sp.qdd - proj.fd.qdd)), tol<T>(1e5) * (max_abs(proj.fd.qdd) + 1))
+        << sp.qdd.transpose() << "\n vs " << proj.fd.qdd.transpose();
+  }
+}
+
+}  // namespace
+}  // namespace rbd::test
