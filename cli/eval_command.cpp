@@ -18,6 +18,7 @@ namespace {
 
 struct EvalOptions {
   std::string model, state, precision = "bin50", out;
+  std::string actuated;  // --actuated: comma-separated DoF names, or "all" (closed-loop ID, §8.12)
   ModelOptions mo;
 };
 
@@ -48,12 +49,45 @@ int run_eval(const EvalOptions& o) {
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
 
+  // --actuated: DoF names as in the output's `dofs` (a joint's name, or name[k] for DoF k of a
+  // multi-DoF joint), comma-separated, or "all".
+  std::vector<int> actuated;
+  if (!o.actuated.empty()) {
+    if (layout.nc == 0)
+      throw InputError("--actuated", "", "closed-loop inverse dynamics (RBDA §8.12) needs loop joints; this model is a tree "
+                                        "(its inverse dynamics is the `tau` of every evaluation)");
+    const std::vector<std::string> names = dof_names(layout);
+    std::string rest = o.actuated;
+    while (true) {
+      const size_t comma = rest.find(',');
+      const std::string name = rest.substr(0, comma);
+      if (name == "all") {
+        for (int c = 0; c < layout.nv; ++c) actuated.push_back(c);
+      } else {
+        int found = -1;
+        for (size_t c = 0; c < names.size(); ++c)
+          if (names[c] == name) found = static_cast<int>(c);
+        if (found < 0) {
+          std::string known;
+          for (size_t c = 0; c < names.size() && c < 16; ++c) known += (c ? ", " : "") + names[c];
+          throw InputError("--actuated", "", "unknown DoF '" + name + "' (expected comma-separated DoF names: " + known +
+                                                (names.size() > 16 ? ", ..." : "") + "; or all)");
+        }
+        for (int c : actuated)
+          if (c == found) throw InputError("--actuated", "", "DoF '" + name + "' is given twice");
+        actuated.push_back(found);
+      }
+      if (comma == std::string::npos) break;
+      rest = rest.substr(comma + 1);
+    }
+  }
+
   Evaluation ev, hi;
   const Precision pc = p->check();
   std::vector<CheckResult> checks;
   try {  // a number the precision cannot represent (1e400 at double) is bad input, named
-    ev = evaluate(*p, lm.desc, state);
-    hi = evaluate(pc, lm.desc, state);
+    ev = evaluate(*p, lm.desc, state, actuated);
+    hi = evaluate(pc, lm.desc, state, actuated);
     with_precision(*p, RunChecks{lm.desc, state, checks});
   } catch (const ModelError& e) {
     throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
@@ -126,6 +160,15 @@ int run_eval(const EvalOptions& o) {
     for (const LoopSummary::Cluster& c : L.clusters) cls.push_back({{"loops", c.loops}, {"dofs", c.dofs}, {"rank", c.rank}});
     lj["clusters"] = cls;
     lj["active_loop_joints"] = L.active;
+    if (L.id.present)
+      lj["inverse_dynamics"] = {{"actuated", L.id.actuated},
+                                {"actuation", L.id.kind},
+                                {"unique", L.id.unique},
+                                {"producible", L.id.producible},
+                                {"residual", L.id.residual},
+                                {"qdd_consistent", L.id.qdd_consistent},
+                                {"qdd_residual", L.id.qdd_residual},
+                                {"equation", "G_uᵀ u = Gᵀ τ_ID, τ_ID = H q̈ + C - τᵃ at the state's q̈ (RBDA eq. 8.63); u in loops.u"}};
     lj["degeneracy"] = L.message.empty() ? ojson(nullptr) : ojson(L.message);
     lj["certified_digits"] = ldig;
     lj["normwise_certified_digits"] = lnorm;
@@ -183,6 +226,9 @@ Run add_eval(CLI::App& app) {
   sub->add_option("--precision", o->precision,
                   "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
   sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)")->check(nonempty_output);
+  sub->add_option("--actuated", o->actuated,
+                  "Closed-loop inverse dynamics (RBDA §8.12) at the state's qdd: the actuated DoFs, comma-separated names "
+                  "(as in the output's dofs) or all");
   o->mo.add_to(sub);
   return [o] { return run_eval(*o); };
 }

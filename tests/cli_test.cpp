@@ -327,5 +327,40 @@ TEST_F(Cli, ActiveLoopJointForceEntersTheDynamics) {
   EXPECT_NE(p["state"]["defaulted_to_zero"].dump().find("tau_loops"), std::string::npos);
 }
 
+
+// Closed-loop inverse dynamics on the command line (§8.12): at the constrained q̈ that eval itself
+// computed from τ (piston 25 N, elbow -2 N·m on fig. 8.3's arm), --actuated q3,q4 is properly
+// actuated and recovers exactly those forces; adding q1 makes it over-actuated (minimum-norm u,
+// not unique); q2 alone is under-actuated and cannot produce this motion.
+TEST_F(Cli, InverseDynamicsWithActuatorSelection) {
+  const std::string m = src("fixtures/models/loops/fig83_arm.urdf"), l = src("fixtures/models/loops/fig83_arm.loops.json");
+  const std::string st = src("fixtures/models/loops/fig83_arm.state.json");
+  CmdResult r = run("eval " + m + " --loops " + l + " --state " + st);
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json s = nlohmann::json::parse(slurp_file(st));
+  s["qdd"] = nlohmann::json::parse(r.out)["qdd"];
+  const std::string st2 = write("consistent.json", s.dump());
+  auto id = [&](const std::string& act) {
+    const CmdResult e = run("eval " + m + " --loops " + l + " --state " + st2 + " --actuated " + act);
+    EXPECT_EQ(e.status, 0) << e.err;
+    return nlohmann::json::parse(e.out)["loops"];
+  };
+  nlohmann::json L = id("q3,q4");
+  EXPECT_EQ(L["inverse_dynamics"]["actuation"], "properly actuated");
+  EXPECT_TRUE(L["inverse_dynamics"]["qdd_consistent"].get<bool>());
+  EXPECT_NEAR(std::stod(L["u"][0].get<std::string>()), 25.0, 1e-40 * 25);
+  EXPECT_NEAR(std::stod(L["u"][1].get<std::string>()), -2.0, 1e-40 * 2);
+  EXPECT_GE(L["normwise_certified_digits"]["u"].get<int>(), 45);
+  L = id("q1,q3,q4");
+  EXPECT_EQ(L["inverse_dynamics"]["actuation"], "over-actuated");
+  EXPECT_FALSE(L["inverse_dynamics"]["unique"].get<bool>());
+  L = id("q2");
+  EXPECT_EQ(L["inverse_dynamics"]["actuation"], "under-actuated");
+  EXPECT_FALSE(L["inverse_dynamics"]["producible"].get<bool>());
+  r = run("eval " + m + " --loops " + l + " --state " + st2 + " --actuated q3,q9");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown DoF 'q9'"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace rbd::test
