@@ -13,8 +13,6 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <algorithm>
-
 namespace rbd {
 
 template <class T>
@@ -98,15 +96,8 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
     // eigenvalues μ without the n^c - r that are zero for a rank-deficient K (M is symmetric, so
     // these are its nonzero singular values). κ(GᵀHG) alone is not a bound: method 2 goes through
     // H⁻¹ and K H⁻¹ Kᵀ, whose conditioning κ(M) includes.
-    const Eigen::Index n = H.rows(), nc = lc.K.rows();
-    MatX<T> M = MatX<T>::Zero(n + nc, n + nc);
-    M.topLeftCorner(n, n) = H;
-    M.topRightCorner(n, nc) = lc.K.transpose();
-    M.bottomLeftCorner(nc, n) = lc.K;
-    VecX<T> mu = Eigen::SelfAdjointEigenSolver<MatX<T>>(M, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs();
-    std::sort(mu.data(), mu.data() + mu.size());
-    const Eigen::Index zero = nc - m3.fd.rank;
-    const T kappa = zero < mu.size() && mu(zero) > T(0) ? T(mu(mu.size() - 1) / mu(zero)) : T(1);
+    const T kkt_kappa = kkt_condition<T>(H, lc.K, m3.fd.rank);
+    const T kappa = kkt_kappa > T(0) ? kkt_kappa : T(1);
     T d(0);
     const VecX<T>* all[3] = {&m1.qdd, &m2.qdd, &m3.fd.qdd};
     for (int a = 0; a < 3; ++a)
