@@ -402,7 +402,8 @@ void run_scaling(benchmark::State& st, ScalingKind kind, int n) {
 
 // ---------------------------------------------------------------------------------------------
 // Closed loops on a ladder of N rungs (checks/ladder_model.hpp: n = 3N, n^c = 5N), double:
-//   BM_LoopSparse/N       §8.13's sparse method (eq. 8.64, rank-revealing sparse QR)
+//   BM_LoopSparse/N       §8.13's sparse method (eq. 8.64: sparse LDLᵀ, accelerations first, AMD
+//                         on the constraint forces; O(N))
 //   BM_LoopProjection/N   the spanning-tree route of §8.5/§8.8: CRBA, K and k, elimination with
 //                         complete pivoting, GᵀHG (dense: O(N³))
 // Both include everything from (q, q̇, τ) to q̈.
@@ -425,17 +426,21 @@ const LadderProblem& ladder_problem(int n) {
   return *p;
 }
 
-// Eigen's SparseQR fills this matrix almost completely (measured: 9 ms at 10 rungs, 190 ms at 30,
-// 7.7 s at 100, 248 s at 300: ~N^2.9), so the sizes stop at 80 until the factorization is O(N)
-// (docs/benchmarks.md, issue 9).
-const int kLadderSparseN[] = {10, 20, 40, 80};
-const int kLadderDenseN[] = {10, 20, 40, 80};
+// The sparse method to N = 1000 (its factor's nonzeros, counter nnzL, grow linearly); the dense
+// projection route is O(N³) and stops at 300.
+const int kLadderSparseN[] = {10, 30, 100, 300, 1000};
+const int kLadderDenseN[] = {10, 30, 100, 300};
 
 void run_ladder(benchmark::State& st, bool sparse, int n) {
   const LadderProblem& p = ladder_problem(n);
+  long nnzL = 0;
+  int steps = 0;
   auto call = [&] {
     if (sparse) {
-      benchmark::DoNotOptimize(loop_fd_sparse<double>(p.model, p.q, p.qd, p.tau));
+      const LoopSparseResult<double> r = loop_fd_sparse<double>(p.model, p.q, p.qd, p.tau);
+      nnzL = r.factor_nonzeros;
+      steps = r.refinement_steps;
+      benchmark::DoNotOptimize(r);
     } else {
       const MatX<double> H = crba<double>(p.model, p.q);
       const VecX<double> C = bias<double>(p.model, p.q, p.qd);
@@ -446,6 +451,10 @@ void run_ladder(benchmark::State& st, bool sparse, int n) {
   for (auto _ : st) call();
   st.counters["rungs"] = n;
   st.counters["nv"] = p.model.nv;
+  if (sparse) {
+    st.counters["nnzL"] = static_cast<double>(nnzL);
+    st.counters["refinement_steps"] = steps;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

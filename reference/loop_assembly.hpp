@@ -49,15 +49,6 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
 
 namespace detail {
 
-template <class T>
-T max_abs_vec(const VecX<T>& x) {
-  using std::abs;
-  T m(0);
-  for (Eigen::Index i = 0; i < x.size(); ++i)
-    if (abs(x(i)) > m) m = abs(x(i));
-  return m;
-}
-
 // The minimum-norm least-squares inverse of K by a complete orthogonal decomposition, with the
 // rank threshold of §8.8 (relative to max|K|).
 template <class T>
@@ -84,9 +75,9 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q0, const VecX<T>& qd
   const VecX<T> zero = VecX<T>::Zero(model.nv);
   VecX<T> q = q0;
   LoopConstraints<T> lc = loop_constraints<T>(model, q, zero);
-  T err = detail::max_abs_vec<T>(lc.delta);
+  T err = max_abs_vec<T>(lc.delta);
   out.position_error_before = err;
-  out.velocity_error_before = detail::max_abs_vec<T>(VecX<T>(lc.K * qd0));
+  out.velocity_error_before = max_abs_vec<T>(VecX<T>(lc.K * qd0));
   int stalls = 0;
   while (err > T(0) && out.iterations < max_iterations && stalls < 2) {
     const VecX<T> step = -detail::min_norm_inverse<T>(lc.K).solve(lc.delta);
@@ -97,7 +88,7 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q0, const VecX<T>& qd
     for (int halvings = 0; halvings <= 40; ++halvings, t /= T(2)) {
       q_try = integrate_q<T>(model, q, step, t);
       lc_try = loop_constraints<T>(model, q_try, zero);
-      err_try = detail::max_abs_vec<T>(lc_try.delta);
+      err_try = max_abs_vec<T>(lc_try.delta);
       if (err_try < err) break;
     }
     ++out.iterations;
@@ -120,7 +111,7 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q0, const VecX<T>& qd
   VecX<T> qd = qd0;
   for (int pass = 0; pass < 2; ++pass) qd -= cod.solve(VecX<T>(lc.K * qd));
   out.qd = qd;
-  out.velocity_error = detail::max_abs_vec<T>(VecX<T>(lc.K * qd));
+  out.velocity_error = max_abs_vec<T>(VecX<T>(lc.K * qd));
   out.rank = static_cast<int>(cod.rank());
   return out;
 }

@@ -20,13 +20,31 @@
 // active loop joints' forces enter the same way (loop_active.hpp's f^x). Afterwards
 //   q̈_i = (S_iᵀ S_i)⁻¹ S_iᵀ (a_i - ⁱX_λ a_λ - c_i).
 //
-// The matrix has O(N_B + N_L) nonzero blocks; for a tree, and for many loop systems (a ladder),
-// a fill-reducing ordering factorizes it in O(n) (§8.13; bench/: BM_LoopSparse/<rungs>). The
-// book assumes a properly constrained system (the matrix nonsingular). An overconstrained one
-// (any planar loop built spatially) makes it singular: here it is solved by a rank-revealing
-// sparse QR (Eigen::SparseQR, COLAMD ordering, pivot threshold 1000 (6 N_B + n^c) ε relative to
-// the largest column norm), which returns a solution of the consistent singular system: a and
-// q̈ are unique, λ is then one of many (lambda_unique = false), not the minimum-norm one.
+// Solution: the sparse LDLᵀ of eq. 8.64 in the order "all body accelerations first, then the
+// constraint forces in a fill-reducing (AMD) order". Eliminating a (I block diagonal, 6×6 SPD per
+// body, so this step has no fill beyond the blocks) leaves the Schur complement
+//   S λ = ρ - Bᵀ I⁻¹ τ^B,   S = Bᵀ I⁻¹ B,   a = I⁻¹ (τ^B + B λ)
+// S couples two joints only when they share a body, so it has O(N_B + N_L) nonzeros; its sparse
+// LDLᵀ with an approximate-minimum-degree ordering costs O(N) for a chain, a tree and a ladder
+// (bench/: BM_LoopSparse/<rungs>, N = 10 … 1000; docs/benchmarks.md). S is positive definite when
+// the system is properly constrained (the book's assumption) and positive semi-definite, singular,
+// when it is overconstrained (any planar loop built spatially). Both are handled by one route:
+// the factorization is of S + ε D, D = diag(S), ε = √ε_mach (relative to each column's own scale:
+// S's diagonal holds the bodies' inverse inertias, orders of magnitude apart on a mechanism with
+// light rods), and iterative refinement against S itself,
+//   λ_{j+1} = λ_j + (S + ε D)⁻¹ (b - S λ_j),   λ_0 = 0,
+// which is the proximal-point iteration: on range(S) it contracts by ε/(σ + ε) per step (σ the
+// smallest nonzero eigenvalue of D^-½ S D^-½, so ~√ε_mach · κ), on null(S) it leaves λ at 0, so
+// the limit is the λ of least D-norm of the consistent singular system (over the tree and loop
+// joints' forces together, so λ_loop is then not the KKT method's minimum-norm λ_loop), a and q̈
+// unique (lambda_unique = false then). The rank of S is decided by factorizing twice, at ε/16 and
+// at ε (same ordering): the pivot of a column dependent on those before it is
+// d_j = ε (S_jj + cᵀ D c) + O(ε²), c its combination coefficients, so it grows 16-fold with ε,
+// while an independent column's pivot is its Schur complement, independent of ε to O(ε): a pivot
+// that grows more than 4-fold is counted as dependent (ambiguous only when the scaled matrix has
+// an eigenvalue near ε, i.e. S is numerically singular at this precision anyway). The rank is
+// reported, q̈ does not depend on it. The refinement stops when the residual no longer halves
+// (recorded: refinement_steps, residual).
 #pragma once
 
 #include "reference/jcalc.hpp"
@@ -36,7 +54,7 @@
 
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCore>
-#include <Eigen/SparseQR>
+#include <Eigen/SparseCholesky>
 
 #include <vector>
 
@@ -49,8 +67,12 @@ struct LoopSparseResult {
   VecX<T> lambda_tree;  // Σ (6 - n_i): the tree joints' constraint forces (T_i coordinates)
   VecX<T> lambda_loop;  // n^c: the loop joints' (T_k of loop_jcalc, as λ of the other methods)
   int rank = 0;         // rank of the sparse matrix (6 N_B + Σ n^c when properly constrained)
-  int size = 0;         // its order
-  long nonzeros = 0;    // its structural nonzeros
+  int size = 0;         // its order, 6 N_B + Σ n^c
+  long nonzeros = 0;    // structural nonzeros of the matrix of eq. 8.64
+  long factor_nonzeros = 0;  // nonzeros of the LDLᵀ factor L of S (the fill; O(N) on a ladder)
+  int refinement_steps = 0;
+  T residual = T(0);    // |S λ - b|∞ at the end of the refinement
+  bool converged = true;  // the refinement reached the rounding level (false: an inconsistent system)
   bool lambda_unique = true;
 };
 
@@ -150,15 +172,88 @@ LoopSparseResult<T> loop_fd_sparse(const Model<T>& model, const VecX<T>& q, cons
   Eigen::SparseMatrix<T> A(nrow, nrow);
   A.setFromTriplets(trip.begin(), trip.end());
   A.makeCompressed();
-  Eigen::SparseQR<Eigen::SparseMatrix<T>, Eigen::COLAMDOrdering<int>> qr;
-  qr.setPivotThreshold(T(1000) * T(nrow) * epsilon<T>());
-  qr.compute(A);
-  const VecX<T> x = qr.solve(rhs);
+  // Block elimination of the accelerations: B (6 N_B × n_λ) is A's upper-right block with its sign
+  // (A = [I -B; -Bᵀ 0]), I⁻¹ block by block.
+  const int na = 6 * NB, nl = nrow - na;
+  const Eigen::SparseMatrix<T> B = -A.block(0, na, na, nl);
+  std::vector<Triplet> itrip;
+  for (int i = 0; i < NB; ++i) {
+    const Mat6<T> Ii = Mat6<T>(model.I[i].M).ldlt().solve(Mat6<T>::Identity());
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c)
+        if (Ii(r, c) != T(0)) itrip.emplace_back(6 * i + r, 6 * i + c, Ii(r, c));
+  }
+  Eigen::SparseMatrix<T> Iinv(na, na);
+  Iinv.setFromTriplets(itrip.begin(), itrip.end());
+  const Eigen::SparseMatrix<T> IinvB = Iinv * B;
+  Eigen::SparseMatrix<T> S = Eigen::SparseMatrix<T>(B.transpose()) * IinvB;
+  S.makeCompressed();
+  const VecX<T> Iinv_tau = Iinv * rhs.head(na);
+  const VecX<T> b = -rhs.tail(nl) - VecX<T>(B.transpose() * Iinv_tau);
+  // Regularization relative to each column's own scale (S's diagonal spans the bodies' inverse
+  // inertias, many orders of magnitude on a mechanism with light rods): S + ε diag(S).
+  VecX<T> dS(nl);
+  for (int j = 0; j < nl; ++j) dS(j) = S.coeff(j, j) > T(0) ? T(S.coeff(j, j)) : T(1);
+  using std::sqrt;
+  const T eps_reg = sqrt(epsilon<T>());
+  // Rank probe: the same factorization at ε/16 first. A pivot of a dependent column is
+  // proportional to ε, an independent one does not depend on it (to O(ε)).
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<T>, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
+  auto regularized = [&](const T& e) {
+    const VecX<T> d = e * dS;
+    return Eigen::SparseMatrix<T>(S + Eigen::SparseMatrix<T>(d.asDiagonal()));  // O(nnz), no insertion
+  };
+  ldlt.analyzePattern(regularized(eps_reg / T(16)));
+  ldlt.factorize(regularized(eps_reg / T(16)));
+  const VecX<T> D_probe = ldlt.vectorD();
+  ldlt.factorize(regularized(eps_reg));
   LoopSparseResult<T> out;
   out.size = nrow;
   out.nonzeros = static_cast<long>(A.nonZeros());
-  out.rank = static_cast<int>(qr.rank());
-  out.lambda_unique = out.rank == nrow;
+  out.factor_nonzeros = static_cast<long>(ldlt.matrixL().nestedExpression().nonZeros());
+  VecX<T> lambda = VecX<T>::Zero(nl);
+  VecX<T> r = b;
+  T rnorm = max_abs_vec<T>(r);
+  using std::abs;
+  T Snorm = T(0);  // ‖S‖∞
+  {
+    VecX<T> rowsum = VecX<T>::Zero(nl);
+    for (int k = 0; k < S.outerSize(); ++k)
+      for (typename Eigen::SparseMatrix<T>::InnerIterator e(S, k); e; ++e) rowsum(e.row()) += abs(e.value());
+    for (int j = 0; j < nl; ++j) Snorm = std::max(Snorm, T(rowsum(j)));
+  }
+  // The rounding level of b - S λ: a few units of ‖S‖ ‖λ‖ + ‖b‖.
+  auto floor_at = [&](const VecX<T>& l) { return T(8) * epsilon<T>() * (Snorm * max_abs_vec<T>(l) + max_abs_vec<T>(b)); };
+  out.converged = false;
+  for (int it = 0; it < 200 && ldlt.info() == Eigen::Success; ++it) {
+    if (rnorm <= floor_at(lambda)) {
+      out.converged = true;
+      break;
+    }
+    const VecX<T> lnext = lambda + ldlt.solve(r);
+    const VecX<T> rnext = b - S * lnext;
+    const T nnext = max_abs_vec<T>(rnext);
+    if (!(nnext < rnorm)) {
+      out.converged = rnorm <= T(1000) * floor_at(lambda);
+      break;
+    }
+    const bool stalled = nnext > rnorm / T(2);
+    lambda = lnext, r = rnext, rnorm = nnext, out.refinement_steps = it + 1;
+    if (stalled) {
+      out.converged = rnorm <= T(1000) * floor_at(lambda);
+      break;
+    }
+  }
+  out.residual = rnorm;
+  const VecX<T> D = ldlt.vectorD();  // a copy (Eigen returns D by value): once, not per entry
+  int rankS = 0;
+  for (Eigen::Index j = 0; j < D.size(); ++j)
+    if (abs(D(j)) < T(4) * abs(D_probe(j))) ++rankS;
+  out.rank = na + rankS;
+  out.lambda_unique = rankS == nl;
+  VecX<T> x(nrow);
+  x.head(na) = Iinv_tau + IinvB * lambda;
+  x.tail(nl) = lambda;
   out.a = x.head(6 * NB);
   const int end_tree = model.loops.empty() ? nrow : row[static_cast<size_t>(NB)];
   out.lambda_tree = x.segment(6 * NB, end_tree - 6 * NB);

@@ -31,6 +31,15 @@ template <class T>
 using VecX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 template <class T>
 using MatX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+// max |x_i| (0 for an empty x), at the scalar's precision.
+template <class T>
+T max_abs_vec(const VecX<T>& x) {
+  using std::abs;
+  T m(0);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (abs(x(i)) > m) m = abs(x(i));
+  return m;
+}
 // 6 x k with k <= 6, stored without heap allocation (motion subspaces S, force subspaces T).
 template <class T>
 using Mat6K = Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 6>;

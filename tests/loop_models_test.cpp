@@ -596,7 +596,9 @@ TEST(FarLoop, LocalFrameKeepsTheDigitsTheBaseFrameLoses) {
     // |r| ~ 1e3 into every S_j, T_k and a^vp and loses ~log10(1000) digits to cancellation; the
     // local route composes the loop's own transforms only. With a fixed base both routes pass
     // through the base (the loop's root), and the measured difference is a fraction of a digit.
-    if (b.floating) EXPECT_GE(local - base, 2.0);
+    if (b.floating) {
+      EXPECT_GE(local - base, 2.0);
+    }
   }
 }
 

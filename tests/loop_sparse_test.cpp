@@ -7,6 +7,7 @@
 #include "reference/crba.hpp"
 #include "reference/loop_active.hpp"
 #include "reference/loop_constraints.hpp"
+#include "reference/loop_fd_kkt.hpp"
 #include "reference/loop_fd_projection.hpp"
 #include "reference/loop_fd_sparse.hpp"
 #include "reference/rnea.hpp"
@@ -86,6 +87,14 @@ TYPED_TEST(LoopSparse, SameAccelerationsAsTheSpanningTreeMethods) {
     EXPECT_EQ(sp.size - sp.rank, m.nc - proj.ns.rank) << "size " << sp.size;
     EXPECT_LE(max_abs(VecX<T>(sp.qdd - proj.fd.qdd)), tol<T>(1e5) * (max_abs(proj.fd.qdd) + 1))
         << sp.qdd.transpose() << "\n vs " << proj.fd.qdd.transpose();
+    EXPECT_TRUE(sp.converged) << "residual " << sp.residual << " after " << sp.refinement_steps << " steps";
+    EXPECT_EQ(sp.lambda_unique, proj.fd.lambda_unique);
+    if (proj.fd.lambda_unique) {
+      // Unique loop forces: the same numbers as the KKT method's λ (same T_k bases, same sign).
+      const LoopForwardDynamics<T> kkt = loop_fd_kkt<T>(H, VecX<T>(c.tau - C), lc.K, lc.k);
+      EXPECT_LE(max_abs(VecX<T>(sp.lambda_loop - kkt.lambda)), tol<T>(1e5) * (max_abs(kkt.lambda) + 1))
+          << sp.lambda_loop.transpose() << "\n vs " << kkt.lambda.transpose();
+    }
   }
 }
 
