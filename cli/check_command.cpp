@@ -1,10 +1,12 @@
-// rbdref check ENGINE_OUTPUT [--report R.json]
+// rbdref check ENGINE_OUTPUT [--fixture F] [--report R.json]
 //
 // The reference-free checks of an engine's own numbers (reports/compare.hpp, check_engine_output):
 // H symmetric as the engine produced it, H positive-definite, H qdd + C = tau both ways, LᵀDL = H;
 // residuals in extended precision, tolerances k ε(engine). No fixture is needed. Prints one line
 // per check kind (samples, failures, worst sample, residual, tolerance); --report writes an
-// rbdref.report document with `fixture: null` and no quantities.
+// rbdref.report document with `fixture: null` and no quantities. --fixture names the fixture the
+// engine ran (its model must be the output's): on a closed-loop model it is required, and the
+// loop checks (K q̈ = k, Gᵀ(H q̈ + C - τ) = 0, Gᵀτ_c = 0, H q̈ + C = τ + τ_c) replace H q̈ + C = τ.
 // Exit status: 0 every check passes, 1 a check fails or the engine failed on a sample, 2 bad input
 // (nothing is written).
 #include "cli/commands.hpp"
@@ -12,19 +14,27 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace rbd::cli {
 
 namespace {
 
 struct CheckOptions {
-  std::string engine_output, report;
+  std::string engine_output, report, fixture;
 };
 
 int run_check(const CheckOptions& o) {
-  check_distinct_paths({o.engine_output}, {{"--report", o.report}});
+  check_distinct_paths({o.engine_output, o.fixture}, {{"--report", o.report}});
   if (!o.report.empty()) check_output_path(o.report);
   const EngineOutput e = read_engine_output_file(o.engine_output);
+  std::optional<Fixture> f;
+  if (!o.fixture.empty()) {
+    f = read_fixture_file(o.fixture);
+    if (f->model_sha256 != e.model_sha256)
+      throw InputError(o.engine_output, "model.sha256",
+                       "\"" + e.model_sha256 + "\" does not match the fixture's " + f->model_sha256 + " (" + o.fixture + ")");
+  }
   Report r;
   r.engine = e.engine;
   r.engine_version = e.engine_version;
@@ -36,7 +46,7 @@ int run_check(const CheckOptions& o) {
   r.epsilon = e.epsilon(o.engine_output);
   r.engine_conventions = e.conventions;
   r.model_echo = e.model_echo;
-  r.checks = check_engine_output(e, o.engine_output);
+  r.checks = check_engine_output(e, o.engine_output, f ? &f->model : nullptr);
   // An engine that failed on a sample fails the check run, as it fails a comparison.
   for (const EngineSample& s : e.samples)
     if (!s.error.empty()) {
@@ -61,6 +71,7 @@ Run add_check(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand("check", "Reference-free checks of an engine output's own numbers");
   sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
+  sub->add_option("--fixture", o->fixture, "The fixture the engine ran: its model (required for a closed-loop model)");
   sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->check(nonempty_output);
   return [o] { return run_check(*o); };
 }

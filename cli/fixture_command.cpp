@@ -32,10 +32,6 @@ int run_fixture(const FixtureOptions& o) {
   check_distinct_paths({o.model, o.mo.loops}, {{"--out", o.out}});
   check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
-  if (!lm.desc.loop_joints.empty())
-    throw InputError(o.mo.loops.empty() ? o.model : o.mo.loops, lm.desc.loop_joints[0].where,
-                     "fixtures of closed-loop models need samples assembled on the loop-closure manifold, which this build "
-                     "does not draw yet: evaluate states you assembled with `rbdref eval` (it reports the loop section)");
   print_model_warnings("fixture", lm);
   const Fixture f = make_fixture(lm, samples, seed, *p);
   write_file_atomic(o.out, fixture_to_json(f).dump(1) + "\n");

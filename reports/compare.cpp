@@ -56,7 +56,7 @@ Tolerances Tolerances::defaults(double epsilon) {
   t.epsilon = epsilon;
   // k: headroom for sums over tens of bodies (H, qdd: 1e3; C, tau, L, D: 1e4, their entries are
   // differences of larger terms). A convention bug misses by many orders of magnitude.
-  t.k = {{"H", 1e3}, {"C", 1e4}, {"tau", 1e4}, {"qdd", 1e3}, {"L", 1e4}, {"D", 1e4}};
+  t.k = {{"H", 1e3}, {"C", 1e4}, {"tau", 1e4}, {"qdd", 1e3}, {"L", 1e4}, {"D", 1e4}, {"tau_c", 1e4}, {"lambda", 1e4}};
   return t;
 }
 
@@ -66,7 +66,8 @@ double Tolerances::tolerance(const std::string& quantity, double kappa) const {
   const double kq = it != k.end() ? it->second : 1e4;
   // Forward dynamics is a linear solve: its forward error is bounded by κ(H) ε (backward stable
   // algorithm); the factors of H by κ(H)^(1/2) ε. H, C, tau are products and sums: ε.
-  if (quantity == "qdd") return kq * epsilon * kappa;
+  // The loop forces come from the same solve as the constrained q̈ (KKT system, docs/loops.md).
+  if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda") return kq * epsilon * kappa;
   if (quantity == "L" || quantity == "D") return kq * epsilon * std::sqrt(kappa);
   return kq * epsilon;
 }
@@ -75,7 +76,7 @@ std::string Tolerances::rule(const std::string& quantity) const {
   if (auto o = overrides.find(quantity); o != overrides.end()) return "override " + format_number("%g", o->second);
   const auto it = k.find(quantity);
   const std::string kq = fmt_k(it != k.end() ? it->second : 1e4);
-  if (quantity == "qdd") return kq + " ε κ(H)";
+  if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda") return kq + " ε κ(H)";
   if (quantity == "L" || quantity == "D") return kq + " ε κ(H)^½";
   return kq + " ε";
 }
@@ -108,6 +109,7 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
     throw InputError(engine_file, "dofs",
                      "expected the fixture's dofs [" + join(f.dofs) + "] (" + fixture_file + "), got [" + join(e.dofs) + "]");
   const size_t nv = f.dofs.size(), nq = f.q_coordinates.size();
+  const int nc = f.model.loop_joints.empty() ? 0 : model_layout(f.model).nc;
   for (size_t k = 0; k < e.samples.size(); ++k) {
     const EngineSample& s = e.samples[k];
     const std::string path = "samples[" + std::to_string(k) + "]";
@@ -125,6 +127,15 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
         throw InputError(engine_file, path + ".inputs." + name,
                          "expected nv = " + std::to_string(nv) + " numbers, got " + std::to_string(n));
     for (const auto& [name, m] : s.values) {
+      if ((name == "tau_c" || name == "lambda") && nc == 0)
+        throw InputError(engine_file, path + "." + name, "the fixture's model has no loop joints: no constraint forces to compare");
+      if (name == "lambda") {
+        if (m.cols != 0 || m.size() != nc)
+          throw InputError(engine_file, path + ".lambda",
+                           "expected n^c = " + std::to_string(nc) + " numbers (the fixture model's loop constraints), got " +
+                               std::to_string(m.size()));
+        continue;
+      }
       const bool mat = is_matrix(name);
       const bool ok = mat ? (m.rows == static_cast<int>(nv) && m.cols == static_cast<int>(nv))
                           : (m.cols == 0 && m.size() == static_cast<int>(nv));
@@ -268,9 +279,18 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     }
     const double kappa = parse_kappa(fs.condition_number);
     for (const std::string& name : engine_quantities()) {
-      const Quantity* ref = fs.ref.find(name);
+      const bool loop_force = name == "tau_c" || name == "lambda";
+      const Quantity* ref = loop_force ? fs.ref.find_loop(name) : fs.ref.find(name);
       const auto ev = es.values.find(name);
       QuantityScore& q = qs[name];
+      if (name == "lambda" && ref && ev != es.values.end() && !fs.ref.loops.lambda_unique) {
+        // A redundant constraint set: λ is one of many (the reference's is the minimum-norm one),
+        // so an engine's λ is not wrong for differing. τ_c = Kᵀλ is unique and is what is scored.
+        r.notes.push_back("sample " + es.id + ": lambda not compared: the loop constraints have rank " +
+                          std::to_string(fs.ref.loops.rank) + " < n^c = " + std::to_string(fs.ref.loops.n_constraints) +
+                          ", so λ is not unique (tau_c, unique, is compared)");
+        continue;
+      }
       if (!ref) {
         if (ev != es.values.end())
           r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference has none (" +
@@ -311,7 +331,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     r.quantities.push_back(q);
   }
 
-  r.checks = check_engine_output(e, engine_file);
+  r.checks = check_engine_output(e, engine_file, &f.model);
   r.passed = r.sample_failures.empty();
   for (const QuantityScore& q : r.quantities) r.passed = r.passed && q.passed;
   for (const SampleCheck& c : r.checks) r.passed = r.passed && c.result.passed;

@@ -102,7 +102,15 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
 // extended precision is bin50, or MPFR 20 digits wider than the engine's scalar when that is wider
 // than 30 digits. `file` names the engine output in errors (an unknown scalar).
 std::vector<SampleCheck> check_engine_output(const EngineOutput& e);
-std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file);
+// model: the fixture's model. On a closed-loop model (RBDA ch. 8) the engine's qdd is the
+// constrained acceleration and equation_of_motion.fd is replaced by (K, k, G, H, C computed in T
+// at the sample's inputs; tolerance 1e3 ε each):
+//   loops.K_qdd_equals_k              max|K q̈ - k| / (max|K| max|q̈| + max|k|)
+//   loops.equation_of_motion_projected max|Gᵀ(H q̈ + C - τ)| / (max|G| (max|H| max|q̈| + max|C| + max|τ|))
+//   loops.equation_of_motion          max|H q̈ + C - τ - τ_c| / (... + max|τ_c|)   when tau_c is given
+//   loops.constraint_forces_do_no_work max|Gᵀ τ_c| / (max|G| max|τ_c|)              when tau_c is given
+// An output with tau_c or lambda and no closed-loop model is an InputError (the checks need it).
+std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file, const ModelDesc* model = nullptr);
 
 nlohmann::ordered_json report_to_json(const Report& r);
 // JUnit XML for CI dashboards: one <testsuite> per report (engine × model), one <testcase> per

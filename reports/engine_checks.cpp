@@ -6,9 +6,15 @@
 #include "checks/properties.hpp"
 #include "certify/precision.hpp"
 #include "io/state_io.hpp"
+#include "reference/build_model.hpp"
+#include "reference/crba.hpp"
+#include "reference/loop_constraints.hpp"
+#include "reference/loop_gauss.hpp"
+#include "reference/rnea.hpp"
 #include "reports/compare.hpp"
 
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <limits>
 
@@ -75,13 +81,56 @@ CheckResult retolerate(CheckResult r, std::string name, double tol, std::string 
   return r;
 }
 
+// The loop checks of one sample (a closed-loop model, RBDA ch. 8): the engine's constrained q̈ and
+// constraint forces τ_c against K, k, G, H, C computed by rbdref in T at the sample's inputs.
+template <class T>
+void loop_checks(const Model<T>& m, const EngineSample& s, const NumMatrix* qddn, const NumMatrix* taucn, double eps,
+                 const std::function<void(CheckResult)>& add) {
+  const VecX<T> q = to_vec<T>(s.q), qd = to_vec<T>(s.qd), tau = to_vec<T>(s.tau);
+  const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+  const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k);
+  const MatX<T> H = crba<T>(m, q);
+  const VecX<T> C = bias<T>(m, q, qd);
+  const T mK = max_abs(lc.K), mk = max_abs(MatX<T>(lc.k)), mG = max_abs(ns.G), mH = max_abs(H), mC = max_abs(MatX<T>(C)),
+          mt = max_abs(MatX<T>(tau));
+  auto ratio = [](const T& num, const T& den) { return num == T(0) ? T(0) : num / den; };
+  if (qddn) {
+    const VecX<T> qdd = to_vec<T>(qddn->v);
+    const T mq = max_abs(MatX<T>(qdd));
+    add(make_check("loops.K_qdd_equals_k", ratio(max_abs(MatX<T>(lc.K * qdd - lc.k)), T(mK * mq + mk)), 1e3 * eps,
+                   "max|K q̈_engine - k| / (max|K| max|q̈| + max|k|): the engine's acceleration closes the loops "
+                   "(K, k of RBDA eqs. 8.9-8.16 at the input state); tolerance 1e3 ε"));
+    if (ns.G.cols() > 0) {
+      const VecX<T> r = ns.G.transpose() * (H * qdd + C - tau);
+      add(make_check("loops.equation_of_motion_projected", ratio(max_abs(MatX<T>(r)), T(mG * (mH * mq + mC + mt))), 1e3 * eps,
+                     "max|Gᵀ(H q̈_engine + C - τ)| / (max|G| (max|H| max|q̈| + max|C| + max|τ|)): the equation of motion "
+                     "along the mechanism's free motions (§8.8: τ_c does no work on them); tolerance 1e3 ε"));
+    }
+    if (taucn) {
+      const VecX<T> tc = to_vec<T>(taucn->v);
+      add(make_check("loops.equation_of_motion", ratio(max_abs(MatX<T>(H * qdd + C - tau - tc)), T(mH * mq + mC + mt + max_abs(MatX<T>(tc)))),
+                     1e3 * eps, "max|H q̈_engine + C - τ - τ_c,engine| / (max|H| max|q̈| + max|C| + max|τ| + max|τ_c|); tolerance 1e3 ε"));
+    }
+  }
+  if (taucn && ns.G.cols() > 0) {
+    const VecX<T> tc = to_vec<T>(taucn->v);
+    add(make_check("loops.constraint_forces_do_no_work", ratio(max_abs(MatX<T>(ns.G.transpose() * tc)), T(mG * max_abs(MatX<T>(tc)))),
+                   1e3 * eps, "max|Gᵀ τ_c,engine| / (max|G| max|τ_c|): constraint forces do no work on the free motions "
+                   "(eq. 8.35, Gᵀτ_c = 0); tolerance 1e3 ε"));
+  }
+}
+
 struct RunChecks {
   const EngineOutput& e;
   double eps;  // of the engine's scalar
+  const ModelDesc* model;  // the fixture's model (loop checks), or null
   std::vector<SampleCheck>& out;
 
   template <class T>
   void operator()() const {
+    const bool loops = model && !model->loop_joints.empty();
+    Model<T> m;
+    if (loops) m = build_model<T>(*model);
     for (const EngineSample& s : e.samples) {
       if (!s.error.empty()) continue;  // the engine produced nothing to check
       auto add = [&](CheckResult r) { out.push_back({s.id, std::move(r)}); };
@@ -90,6 +139,7 @@ struct RunChecks {
         return it == s.values.end() ? nullptr : &it->second;
       };
       const NumMatrix *Hn = get("H"), *Cn = get("C"), *taun = get("tau"), *qddn = get("qdd"), *Ln = get("L"), *Dn = get("D");
+      if (loops) loop_checks<T>(m, s, qddn, get("tau_c"), eps, add);
 
       // H.symmetric_raw: max|H - Hᵀ| / max|H| of what the engine computed, before any conversion
       // could symmetrize it (k = 10: a symmetric algorithm writes both triangles from one value).
@@ -115,7 +165,9 @@ struct RunChecks {
 
       // equation_of_motion.fd: the engine's forward dynamics satisfies H qdd + C = tau at the
       // input tau. The residual is a backward error; its tolerance carries κ(H) as the header states.
-      if (Cn && qddn) {
+      // (On a closed-loop model the engine's q̈ is the constrained one: H q̈ + C = τ + τ_c, checked
+      // by the loop checks above.)
+      if (Cn && qddn && !loops) {
         const CheckResult r = check_equation_of_motion<T>(H, to_vec<T>(Cn->v), to_vec<T>(qddn->v), tau_in, 1);
         add(retolerate(r, "equation_of_motion.fd", 1e3 * eps * (finite_kappa ? kappa : 1.0),
                        "‖H qdd_engine + C - tau_input‖ / (‖H‖ |qdd| + |C| + |tau|); tolerance 1e3 ε κ(H), " +
@@ -144,17 +196,22 @@ struct RunChecks {
 
 }  // namespace
 
-std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file) {
+std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file, const ModelDesc* model) {
   const double eps = e.epsilon(file);
   // bin50 carries 50 digits: 17 more than float128, the widest fixed scalar an engine reports.
   // An MPFR engine gets MPFR 20 digits wider than itself.
   const int d = static_cast<int>(std::ceil(-std::log10(eps)));
   const Precision p = d <= 34 ? *Precision::parse("bin50") : *Precision::parse("mpfr:" + std::to_string(d + 20));
   std::vector<SampleCheck> out;
-  with_precision(p, RunChecks{e, eps, out});
+  bool loop_values = false;
+  for (const EngineSample& s : e.samples) loop_values = loop_values || s.values.count("tau_c") || s.values.count("lambda");
+  if (loop_values && (!model || model->loop_joints.empty()))
+    throw InputError(file, "samples", "the output carries loop quantities (tau_c, lambda), whose checks need the closed-loop "
+                                      "model: give the fixture (`rbdref check OUTPUT --fixture F`)");
+  with_precision(p, RunChecks{e, eps, model, out});
   return out;
 }
 
-std::vector<SampleCheck> check_engine_output(const EngineOutput& e) { return check_engine_output(e, "engine output"); }
+std::vector<SampleCheck> check_engine_output(const EngineOutput& e) { return check_engine_output(e, "engine output", nullptr); }
 
 }  // namespace rbd

@@ -207,11 +207,11 @@ std::string reports_to_junit(const std::vector<Report>& reports) {
 }
 
 std::string checks_summary(const std::vector<SampleCheck>& checks) {
-  std::string s = pad("check", 24) + rpad("samples", 8) + rpad("failed", 7) + pad(" worst", 10) + rpad("residual", 10) +
+  std::string s = pad("check", 36) + rpad("samples", 8) + rpad("failed", 7) + pad(" worst", 10) + rpad("residual", 10) +
                   rpad("tolerance", 10) + "status\n";
   for (const CheckKind& k : check_kinds(checks)) {
     const CheckResult& w = k.worst->result;
-    s += pad(k.name, 24) + rpad(std::to_string(k.samples), 8) + rpad(std::to_string(k.failed), 7) + pad(" " + k.worst->sample, 10) +
+    s += pad(k.name, 36) + rpad(std::to_string(k.samples), 8) + rpad(std::to_string(k.failed), 7) + pad(" " + k.worst->sample, 10) +
          rpad(sci(w.residual), 10) + rpad(sci(w.tolerance), 10) + (k.failed ? "FAIL" : "ok") + "\n";
   }
   if (checks.empty()) s += "(no checks: the output has no H)\n";

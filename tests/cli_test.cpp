@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 namespace rbd::test {
@@ -360,6 +361,105 @@ TEST_F(Cli, InverseDynamicsWithActuatorSelection) {
   r = run("eval " + m + " --loops " + l + " --state " + st2 + " --actuated q3,q9");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("unknown DoF 'q9'"), std::string::npos) << r.err;
+}
+
+// Fixtures, compare and check on closed-loop models (RBDA ch. 8). The fixture's samples lie on the
+// closure manifold to the inputs' double rounding; an "engine" that reports rbdref's own reference
+// rounded to double passes compare and every loop check. Planted engine errors are caught: the
+// open-tree acceleration (loops ignored), constraint forces off by 0.1 %, and constraint forces
+// that do work on the free motions. λ is compared only where unique (Stewart-Gough), τ_c always.
+TEST_F(Cli, FixtureCompareAndCheckOnLoopModels) {
+  using nlohmann::json;
+  struct Case { const char* name; bool unique; };
+  for (const Case c : {Case{"stewart_gough", true}, Case{"slider_crank", false}}) {
+    SCOPED_TRACE(c.name);
+    const std::string dir = src("fixtures/models/loops/");
+    const std::string fx = path(std::string(c.name) + ".fixture.json");
+    CmdResult r = run("fixture " + dir + c.name + ".urdf --loops " + dir + c.name + ".loops.json --samples 3 --out " + fx);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json f = json::parse(slurp_file(fx));
+    const int nc = f["samples"][0]["loops"]["n_constraints"].get<int>();
+    for (const json& s : f["samples"]) {
+      const json& L = s["loops"];
+      EXPECT_EQ(L["lambda_uniqueness"].get<std::string>(), c.unique ? "unique" : "minimum_norm");
+      // On the manifold to double rounding: |δ| and |K q̇| at the level of the stored doubles.
+      EXPECT_LT(std::stod(L["position_error"].get<std::string>()), 1e-14);
+      EXPECT_LT(std::stod(L["velocity_error"].get<std::string>()), 1e-13);
+      EXPECT_GE(s["normwise_certified_digits"]["qdd"].get<int>(), 40);
+      EXPECT_NE(s["outputs"]["qdd"], s["outputs"]["qdd_open_tree"]);
+      EXPECT_EQ(L["outputs"]["lambda"].size(), static_cast<size_t>(nc));
+    }
+    // An engine output built from the reference, rounded to double; `mutate` plants an error.
+    auto engine = [&](const std::string& file, const std::function<void(json&, const json&)>& mutate) {
+      json e = {{"format", "rbdref.engine_output"}, {"version", 1},
+                {"engine", {{"name", "reference-rounded"}, {"version", "1"}, {"scalar", "double"}, {"import_path", "test"}}},
+                {"model", {{"name", f["model"]["name"]}, {"sha256", f["model"]["sha256"]}}},
+                {"dofs", f["dofs"]}, {"samples", json::array()}};
+      auto dbl = [](const json& v) {
+        json out = json::array();
+        for (const json& x : v) out.push_back(std::stod(x.get<std::string>()));
+        return out;
+      };
+      for (const json& s : f["samples"]) {
+        json es = {{"id", s["id"]}, {"inputs", s["inputs"]}, {"qdd", dbl(s["outputs"]["qdd"])},
+                   {"tau_c", dbl(s["loops"]["outputs"]["tau_c"])}, {"lambda", dbl(s["loops"]["outputs"]["lambda"])}};
+        mutate(es, s);
+        e["samples"].push_back(es);
+      }
+      return write(file, e.dump());
+    };
+    const std::string rep_file = path("compare.report.json");
+    auto bad = [&](const std::string& args, const std::string& file, const std::string& field) {
+      const CmdResult b = run(args);
+      EXPECT_EQ(b.status, 2) << b.err;
+      EXPECT_NE(b.err.find(file), std::string::npos) << b.err;
+      EXPECT_NE(b.err.find(field), std::string::npos) << b.err;
+    };
+    const std::string good = engine("good.json", [](json&, const json&) {});
+    r = run("compare " + fx + " " + good + " --report " + rep_file);
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("tau_c"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("lambda not compared") == std::string::npos, c.unique) << r.out;
+    r = run("check " + good + " --fixture " + fx);
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    for (const char* k : {"loops.K_qdd_equals_k", "loops.equation_of_motion_projected", "loops.equation_of_motion",
+                          "loops.constraint_forces_do_no_work"})
+      EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
+    // Loop quantities without the model: the checks cannot run, said so (exit 2).
+    bad("check " + good, "good.json", "samples");
+    // Planted: the open spanning tree's acceleration (an engine that ignores the loops).
+    const std::string open = engine("open.json", [](json& es, const json& s) {
+      json q = json::array();
+      for (const json& x : s["outputs"]["qdd_open_tree"]) q.push_back(std::stod(x.get<std::string>()));
+      es["qdd"] = q;
+    });
+    r = run("compare " + fx + " " + open + " --report " + rep_file);
+    EXPECT_EQ(r.status, 1) << r.out;
+    r = run("check " + open + " --fixture " + fx);
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("loops.K_qdd_equals_k"), std::string::npos);
+    // Planted: τ_c 0.1 % too large: H q̈ + C = τ + τ_c fails, and compare's tau_c.
+    const std::string big = engine("big.json", [](json& es, const json&) {
+      for (json& x : es["tau_c"]) x = x.get<double>() * 1.001;
+    });
+    r = run("check " + big + " --fixture " + fx);
+    EXPECT_EQ(r.status, 1) << r.out;
+    r = run("compare " + fx + " " + big + " --report " + rep_file);
+    EXPECT_EQ(r.status, 1) << r.out;
+    // Planted: τ_c plus a force on the first DoF alone (not in range(Kᵀ)): it does work.
+    const std::string work = engine("work.json", [](json& es, const json&) { es["tau_c"][0] = es["tau_c"][0].get<double>() + 0.5; });
+    r = run("check " + work + " --fixture " + fx + " --report " + path("work.report.json"));
+    EXPECT_EQ(r.status, 1) << r.out;
+    const json rep = json::parse(slurp_file(path("work.report.json")));
+    bool no_work_failed = false;
+    for (const json& k : rep["checks"])
+      if (k["name"] == "loops.constraint_forces_do_no_work" && !k["passed"].get<bool>()) no_work_failed = true;
+    EXPECT_TRUE(no_work_failed) << rep["checks"].dump();
+    // λ of the wrong length is bad input.
+    const std::string shortl = engine("short.json", [](json& es, const json&) { es["lambda"].erase(0); });
+    bad("compare " + fx + " " + shortl + " --report " + path("never.json"), "short.json", "lambda");
+    EXPECT_FALSE(fs::exists(path("never.json")));
+  }
 }
 
 }  // namespace

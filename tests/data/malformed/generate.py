@@ -583,8 +583,9 @@ loops_case("universal", loop(lambda d: d.update(type="universal")), ["[0].type",
 loops_case("misspelt_key", loop(lambda d: d.update(axes=[0, 1, 0])), ["[0].axes", "unknown field"])
 loops_case("object_without_loops", json.dumps({"loop": [GOOD_LOOP]}) + "\n", ["loop", "unknown field", "loops"])
 loops_case("not_json", "[{\"name\": \"closure\",", ["expected valid JSON"], command="convert")
-loops_case("fixture_of_a_loop_model", loop(lambda d: None), ["[0]", "fixtures of closed-loop models"], command="fixture",
-           note="refused until fixtures draw samples on the closure manifold")
+loops_case("fixture_of_an_unclosable_loop", loop(lambda d: d["predecessor"].update(xyz=[0, 0, "40"])),
+           ["loop_joints", "no sample start among 50 closed every loop"], command="fixture",
+           note="the pin 40 m above the base, out of the arm's reach: assembly never converges")
 
 # ---- command-line options and output paths ---------------------------------------------------------
 
