@@ -35,9 +35,32 @@ template <class T>
 std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
                                      const std::vector<VecX<T>>& tau_loops = {});
 
+// loops.baumgarte_decay: Baumgarte stabilization (RBDA eqs. 8.21-8.24) makes the position error
+// obey δ̈ + 2α δ̇ + β² δ = 0, with α = β = 1/T_stab critically damped:
+//   δ(t) = (δ₀ + (δ̇₀ + α δ₀) t) e^{-α t}
+// (each row of δ on its own, δ̇₀ = K q̇₀). A short simulation checks it: from q₀ = q ⊕ p w (w a
+// fixed unit direction of v, p = `perturbation`: δ₀ = O(p), consistent to first order even for
+// redundant loops) and q̇₀ = qd, 3 T_stab of forward dynamics (KKT method, K q̈ = k + k_stab) by
+// RK4 with h = T_stab / 40, positions through the exact joint flow q ⊕ t q̇ (integrate.hpp).
+// residual = max over t = T_stab, 2 T_stab, 3 T_stab of max|δ(t) - δ_pred(t)| / (max|δ₀| + T_stab max|δ̇₀|),
+// tolerance 1e-3 + motion, motion = max|q̇₀| 3T_stab + max|q̈₀| (3T_stab)². The design equation
+// is exact only to first order: δ̇ = K q̇ and δ̈ = K q̈ - k hold up to O(|δ|) (relative O(p) =
+// 1e-4) and up to terms of |δ| times the mechanism's own motion (δ is measured in the moving
+// loop-joint frames: relative O(max|q̇| T_stab + max|q̈| T_stab²); measured on the bundled
+// mechanisms: 0.01-0.1 × motion). So the check is meaningful when the mechanism moves little in
+// 3 T_stab: start at rest (qd = 0) with T_stab short against its time scale (the tests: 3 ms,
+// motion 5e-4 to 8e-3); a wrong k_stab misses by O(1) (β for β²: residual 0.8). RK4's own error
+// is ~(h/T_stab)⁴ ≈ 4e-7. ~500 forward-dynamics solves: a library and test check, not part of
+// check_loops (eval stays fast).
+template <class T>
+CheckResult check_baumgarte_decay(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                  const T& T_stab, const T& perturbation);
+
 #define RBDREF_LOOP_CHECKS_INSTANTIATE(EXT, T) \
   EXT template std::vector<CheckResult> check_loops<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
-                                                       const std::vector<VecX<T>>&);
+                                                       const std::vector<VecX<T>>&); \
+  EXT template CheckResult check_baumgarte_decay<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
+                                                    const T&, const T&);
 #define RBDREF_LOOP_CHECKS_EXTERN(T) RBDREF_LOOP_CHECKS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_CHECKS_EXTERN)
 #undef RBDREF_LOOP_CHECKS_EXTERN

@@ -4,6 +4,7 @@
 #include "checks/loop_checks.hpp"
 #include "checks/properties_impl.hpp"
 #include "reference/crba.hpp"
+#include "reference/integrate.hpp"
 #include "reference/loop_active.hpp"
 #include "reference/loop_constraints.hpp"
 #include "reference/loop_fd_kkt.hpp"
@@ -154,6 +155,61 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
                              "|q̇ᵀτᵃ - Σ τ_kᵀ q̇_J,k| / (|q̇|ᵀ|τᵃ| + Σ |τ_k|ᵀ|q̇_J,k|): τᵃ by table 8.3, q̇_J from the bodies' velocities"));
   }
   return out;
+}
+
+template <class T>
+CheckResult check_baumgarte_decay(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                  const T& T_stab, const T& perturbation) {
+  using detail::max_abs;
+  using std::exp;
+  using std::sin;
+  const T alpha = T(1) / T_stab, beta = alpha;
+  // q̈ of the stabilized system (K q̈ = k + k_stab, KKT method) at (q, v).
+  auto qdd = [&](const VecX<T>& qq, const VecX<T>& v) {
+    const LoopConstraints<T> lc = loop_constraints<T>(model, qq, v, LoopFrame::Local, alpha, beta);
+    return loop_fd_kkt<T>(crba<T>(model, qq), VecX<T>(tau - bias<T>(model, qq, v)), lc.K, VecX<T>(lc.k + lc.k_stab)).qdd;
+  };
+  auto delta_of = [&](const VecX<T>& qq, const VecX<T>& v, VecX<T>* ddot) {
+    const LoopConstraints<T> lc = loop_constraints<T>(model, qq, v, LoopFrame::Local);
+    if (ddot) *ddot = lc.vel_error;
+    return lc.delta;
+  };
+  VecX<T> w(model.nv);
+  for (int j = 0; j < model.nv; ++j) w(j) = sin(T(j + 1));  // a fixed direction, no zero entries
+  w /= w.norm();
+  VecX<T> x = integrate_q<T>(model, q, w, perturbation), v = qd;
+  const T motion = max_abs(VecX<T>(qdd(x, v))) * T(9) * T_stab * T_stab + T(3) * T_stab * max_abs(qd);
+  VecX<T> d0dot;
+  const VecX<T> d0 = delta_of(x, v, &d0dot);
+  const T scale = max_abs(d0) + T_stab * max_abs(d0dot);
+  const int steps_per_T = 40;
+  const T h = T_stab / T(steps_per_T);
+  T worst(0);
+  VecX<T> last = d0;
+  for (int n = 1; n <= 3 * steps_per_T; ++n) {
+    // RK4 on (q, v): stage positions by the joint flow from the step's start.
+    const VecX<T> a1 = qdd(x, v);
+    const VecX<T> v2 = v + h / T(2) * a1;
+    const VecX<T> a2 = qdd(integrate_q<T>(model, x, v, h / T(2)), v2);
+    const VecX<T> v3 = v + h / T(2) * a2;
+    const VecX<T> a3 = qdd(integrate_q<T>(model, x, v2, h / T(2)), v3);
+    const VecX<T> v4 = v + h * a3;
+    const VecX<T> a4 = qdd(integrate_q<T>(model, x, v3, h), v4);
+    x = integrate_q<T>(model, x, VecX<T>((v + T(2) * v2 + T(2) * v3 + v4) / T(6)), h);
+    v = v + h / T(6) * (a1 + T(2) * a2 + T(2) * a3 + a4);
+    if (n % steps_per_T == 0) {
+      const T t = h * T(n);
+      const VecX<T> pred = (d0 + (d0dot + alpha * d0) * t) * exp(-alpha * t);
+      last = delta_of(x, v, nullptr);
+      const T e = max_abs(VecX<T>(last - pred)) / scale;
+      if (e > worst) worst = e;
+    }
+  }
+  return make_check("loops.baumgarte_decay", worst, 1e-3 + static_cast<double>(motion),
+                    "max|δ(t) - (δ₀ + (δ̇₀ + α δ₀) t) e^{-αt}| / (max|δ₀| + T_stab max|δ̇₀|) at t = 1, 2, 3 T_stab; tolerance 1e-3 + motion "
+                    "(T_stab = " + to_decimal(T_stab, 3) + " s, α = β = 1/T_stab, RK4 h = T_stab/40); the mechanism's own motion in "
+                    "3 T_stab, max|q̇₀| 3T_stab + max|q̈₀| (3T_stab)², is " + to_decimal(motion, 3) + "; |δ₀| = " +
+                        to_decimal(max_abs(d0), 3) + ", |δ(3 T_stab)| = " + to_decimal(max_abs(last), 3));
 }
 
 }  // namespace rbd
