@@ -36,6 +36,7 @@
 #include "reference/crba.hpp"
 #include "reference/loop_constraints.hpp"
 #include "reference/loop_gauss.hpp"
+#include "tests/loop_bundled.hpp"
 #include "tests/test_util.hpp"
 
 #include <rapidcheck/gtest.h>
@@ -205,26 +206,8 @@ RC_GTEST_PROP(LoopPropertiesSlow, RandomClosures_bin50, ()) { loop_property<bin5
 
 // ---- 2. bundled loop models -------------------------------------------------------------------
 
-struct Bundled {
-  const char* name;
-  bool floating;
-  int n, nc, rank, mobility;
-};
-// n, n^c, rank and mobility of each mechanism, from its construction (fixtures/models/loops/README.md).
-const Bundled kBundled[] = {
-    {"parallelogram", false, 3, 5, 2, 1},  {"slider_crank", false, 3, 5, 2, 1},   {"fig83_arm", false, 4, 5, 2, 2},
-    {"delta3", false, 15, 9, 9, 6},         {"stewart_gough", false, 24, 18, 18, 6}, {"six_bar", false, 5, 10, 4, 1},
-    {"ladder4", false, 12, 20, 8, 4},       {"far_fourbar", false, 3, 5, 2, 1},    {"far_fourbar_floating", true, 9, 5, 2, 7},
-};
-
-std::string loops_dir() { return std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/"; }
-
-LoadedModel load_bundled(const Bundled& b, bool canonical) {
-  LoadOptions lo;
-  lo.floating_base = b.floating && !canonical;
-  if (!canonical) lo.loops_file = loops_dir() + b.name + ".loops.json";
-  return load_model(loops_dir() + b.name + (canonical ? ".json" : ".urdf"), lo);
-}
+using Bundled = BundledLoop;
+const auto& kBundled = kBundledLoops;
 
 template <class T>
 class BundledLoops : public ::testing::Test {};

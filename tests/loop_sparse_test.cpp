@@ -11,6 +11,7 @@
 #include "reference/loop_fd_projection.hpp"
 #include "reference/loop_fd_sparse.hpp"
 #include "reference/rnea.hpp"
+#include "tests/loop_bundled.hpp"
 #include "tests/test_util.hpp"
 
 #include <string>
@@ -19,22 +20,8 @@
 namespace rbd::test {
 namespace {
 
-struct Bundled {
-  const char* name;
-  bool floating;
-};
-const Bundled kBundled[] = {{"parallelogram", false}, {"slider_crank", false}, {"fig83_arm", false},
-                            {"delta3", false},        {"stewart_gough", false}, {"six_bar", false},
-                            {"ladder4", false},       {"far_fourbar", false},   {"far_fourbar_floating", true}};
-
-std::string loops_dir() { return std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/"; }
-
-LoadedModel load_bundled(const Bundled& b) {
-  LoadOptions lo;
-  lo.floating_base = b.floating;
-  lo.loops_file = loops_dir() + b.name + ".loops.json";
-  return load_model(loops_dir() + b.name + ".urdf", lo);
-}
+using Bundled = BundledLoop;
+const auto& kBundled = kBundledLoops;
 
 // ---- 4e. the sparse-matrix method (§8.13) ------------------------------------------------------
 //

@@ -1,0 +1,34 @@
+// The bundled closed-loop mechanisms (fixtures/models/loops/README.md) as the tests load them:
+// one table for every loop test file, with each mechanism's n, n^c, rank and mobility from its
+// construction.
+#pragma once
+
+#include "io/model_io.hpp"
+
+#include <string>
+
+namespace rbd::test {
+
+struct BundledLoop {
+  const char* name;
+  bool floating;  // the URDF's root gets a free joint (--floating-base)
+  int n, nc, rank, mobility;
+};
+
+inline const BundledLoop kBundledLoops[] = {
+    {"parallelogram", false, 3, 5, 2, 1},  {"slider_crank", false, 3, 5, 2, 1},   {"fig83_arm", false, 4, 5, 2, 2},
+    {"delta3", false, 15, 9, 9, 6},         {"stewart_gough", false, 24, 18, 18, 6}, {"six_bar", false, 5, 10, 4, 1},
+    {"ladder4", false, 12, 20, 8, 4},       {"far_fourbar", false, 3, 5, 2, 1},    {"far_fourbar_floating", true, 9, 5, 2, 7},
+};
+
+inline std::string loops_dir() { return std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/"; }
+
+// The URDF with its loops file, or (canonical) the version-2 JSON that embeds the loops.
+inline LoadedModel load_bundled(const BundledLoop& b, bool canonical = false) {
+  LoadOptions lo;
+  lo.floating_base = b.floating && !canonical;
+  if (!canonical) lo.loops_file = loops_dir() + b.name + ".loops.json";
+  return load_model(loops_dir() + b.name + (canonical ? ".json" : ".urdf"), lo);
+}
+
+}  // namespace rbd::test
