@@ -86,6 +86,18 @@ TEST(MujocoAdapter, HelicalJointIsUnsupported) {
   EXPECT_THROW(adapter->run(f, "all_joints"), EngineError);
 }
 
+// A closed-loop model is reported as unsupported (no equality constraints written yet), not run
+// as an open tree whose accelerations compare would then call wrong.
+TEST(MujocoAdapter, LoopModelIsUnsupported) {
+  LoadOptions lo;
+  lo.loops_file = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/slider_crank.loops.json";
+  const LoadedModel lm = load_model(std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/slider_crank.urdf", lo);
+  const Fixture f = make_fixture(lm, 1, 1, *Precision::parse("double"));
+  const auto adapter = make_mujoco_adapter();
+  EXPECT_NE(adapter->unsupported(f).find("closed loops need MuJoCo equality constraints"), std::string::npos) << adapter->unsupported(f);
+  EXPECT_THROW(adapter->run(f, "slider_crank"), EngineError);
+}
+
 // The free-joint map on a floating base whose joint frame is itself rotated and shifted (Xtree ≠ 1,
 // so the world pose composes two transforms), at random non-identity orientations with non-zero
 // base velocities: converted values agree with rbdref to double precision. The same raw MuJoCo
