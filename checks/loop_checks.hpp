@@ -8,7 +8,7 @@
 //   loops.equation_of_motion        max|H q̈ + C - τ - Kᵀλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Kᵀλ|)  (eq. 8.34)
 //   loops.constraint_forces_no_work max|Gᵀ τ_c| / (max|G| max|τ_c|), τ_c = Kᵀλ       ≤ k ε
 //                                   (constraint forces do no work on any allowed motion)
-//   loops.methods_agree             max pairwise |q̈_a - q̈_b| / max|q̈| over the three methods
+//   loops.methods_agree             max pairwise |q̈_a - q̈_b| / max(max|q̈|, max|τ - C| / max|H|) over the three methods
 //                                   of §8.5                                              ≤ k ε κ(KKT)
 //   loops.kkt_rank                  rank(KKT) = n + rank K, the KKT and λ-first ranks equal §8.8's
 //                                   (residual = number of disagreements)

@@ -43,7 +43,9 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
                            ratio<T>(max_abs(VecX<T>(lc.K * m3.ns.g - rhs)), T(kmax * max_abs(m3.ns.g) + max_abs(rhs))),
                            tolerance<T>(k), "max|K g - k| / (max|K| max|g| + max|k|)"));
   // GᵀHG's eigenvalues, ascending: its definiteness here, its condition for methods_agree below.
-  const VecX<T> ev = Eigen::SelfAdjointEigenSolver<MatX<T>>(m3.GtHG, Eigen::EigenvaluesOnly).eigenvalues();
+  // (Eigen's solver refuses an empty matrix: mobility 0 leaves GᵀHG 0 x 0.)
+  const VecX<T> ev = m3.GtHG.size() == 0 ? VecX<T>()
+                                         : VecX<T>(Eigen::SelfAdjointEigenSolver<MatX<T>>(m3.GtHG, Eigen::EigenvaluesOnly).eigenvalues());
   const bool pd = ev.size() == 0 || ev(0) > T(0);
   out.push_back(make_check("loops.GtHG_positive_definite", pd ? T(0) : T(1), 0.0,
                            ev.size() == 0 ? std::string("GᵀHG is empty (mobility 0)")
@@ -99,15 +101,19 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
     // H⁻¹ and K H⁻¹ Kᵀ, whose conditioning κ(M) includes.
     const T kkt_kappa = kkt_condition<T>(H, lc.K, m3.fd.rank);
     const T kappa = kkt_kappa > T(0) ? kkt_kappa : T(1);
+    // Differences are relative to the accelerations of the problem: max|q̈|, or, when the
+    // constraints hold q̈ at (or near) zero (a structure of mobility 0, a mechanism at rest in
+    // balance), the acceleration scale the forces set, max|τ - C| / max|H|.
     T d(0);
     const VecX<T>* all[3] = {&m1.qdd, &m2.qdd, &m3.fd.qdd};
+    const T force_scale = max_abs(tp) / max_abs(H);
     for (int a = 0; a < 3; ++a)
       for (int b = a + 1; b < 3; ++b) {
-        const T r = ratio<T>(max_abs(VecX<T>(*all[a] - *all[b])), max_abs(*all[b]));
+        const T r = ratio<T>(max_abs(VecX<T>(*all[a] - *all[b])), std::max(max_abs(*all[b]), force_scale));
         if (r > d) d = r;
       }
     out.push_back(make_check("loops.methods_agree", d, tolerance<T>(k) * static_cast<double>(kappa),
-                             "max pairwise |q̈_a - q̈_b| / max|q̈| over KKT, λ-first and projection (§8.5); tolerance k ε κ(KKT), "
+                             "max pairwise |q̈_a - q̈_b| / max(max|q̈|, max|τ - C| / max|H|) over KKT, λ-first and projection (§8.5); tolerance k ε κ(KKT), "
                              "κ = " + to_decimal(kappa, 4) + " (κ(GᵀHG) = " +
                                  to_decimal(T(ev.size() > 0 && ev(0) > T(0) ? T(ev(ev.size() - 1) / ev(0)) : T(1)), 4) + ")"));
   }

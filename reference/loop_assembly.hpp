@@ -93,7 +93,10 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q0, const VecX<T>& qd
     }
     ++out.iterations;
     if (!(err_try < err)) break;  // no step length reduces δ: the last digit is reached
-    stalls = err_try > err / T(2) ? stalls + 1 : 0;
+    // A stall is a step that does not halve δ near the rounding floor (within 10⁶ of the
+    // tolerance): two in a row end the iteration there. Far from the manifold a slow step is
+    // progress (δ's rotation part is sin-like past 90°), bounded by max_iterations.
+    stalls = err_try > err / T(2) && err_try <= T(1000000) * out.position_tolerance ? stalls + 1 : 0;
     q = q_try;
     lc = lc_try;
     err = err_try;

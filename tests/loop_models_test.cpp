@@ -19,6 +19,7 @@
 // 3. Assembly: from the sketched starts, Newton converges quadratically to the last digits.
 // 4. Fig. 8.3's closed-form γ, G, g (reference/loop_closure_fig83.hpp) against §8.8.
 // 5. The 1 km four-bar: base-frame K, k lose digits, loop-local ones do not.
+#include "certify/evaluate.hpp"
 #include "checks/loop_checks.hpp"
 #include "checks/properties.hpp"
 #include "checks/random_model.hpp"
@@ -314,6 +315,55 @@ TEST(Assembly, AnUnclosableLoopIsReportedNotForced) {
   EXPECT_FALSE(a.converged);
   EXPECT_NE(a.message.find("cannot be closed"), std::string::npos) << a.message;
   EXPECT_GT(a.position_error, 1e-3);
+}
+
+// A structure: a free-floating body welded to the world by a fixed loop joint has rank K = 6 = n,
+// mobility 0, G with no columns. Every method, every check and the evaluation must take that as
+// data (GᵀHG is 0 x 0: it once reached Eigen's eigen-solver, which refuses an empty matrix), and
+// the body, assembled onto the weld at rest, stays there: q̈ = 0, τ_c = τ - C.
+template <class T>
+class ZeroMobility : public ::testing::Test {};
+TYPED_TEST_SUITE(ZeroMobility, Scalars, ScalarName);
+TYPED_TEST(ZeroMobility, WeldedFreeBodyIsEvaluatedAndChecked) {
+  using T = TypeParam;
+  TreeSpec spec;
+  spec.nb = 1;
+  spec.floating_base = true;
+  ModelDesc desc = random_tree(spec, 31);
+  LoopJointDesc L;
+  L.name = L.joint.name = "weld";
+  L.joint.type = JointType::Fixed;
+  L.pred.body = -1;
+  L.pred.origin.xyz = {Num::decimal("0.2"), Num::decimal("-0.1"), Num::decimal("1.0")};
+  L.pred.origin.rpy = {Num::decimal("0.3"), Num::decimal("0.5"), Num::decimal("-0.2")};
+  L.succ.body = 0;
+  L.succ.origin.xyz = {Num::decimal("0.15"), Num::decimal("0.05"), Num::decimal("-0.3")};
+  L.where = "loop_joints[0]";
+  desc.loop_joints.push_back(L);
+  const Model<T> m = build_model<T>(desc);
+  VecX<T> q0 = VecX<T>::Zero(m.nq);
+  q0(0) = T(1);
+  const rbd::Assembly<T> a = assemble<T>(m, q0, VecX<T>::Constant(m.nv, T(1)));
+  ASSERT_TRUE(a.converged) << a.message << " |δ| " << a.position_error_before << " -> " << a.position_error << " in "
+                           << a.iterations << " steps";
+  EXPECT_EQ(a.rank, 6);
+  EXPECT_LE(max_abs(a.qd), tol<T>(1e4)) << "null(K) = {0}: the projected velocity is zero";
+  VecX<T> tau(m.nv);
+  for (int i = 0; i < m.nv; ++i) tau(i) = T(i + 1) / T(3);
+  for (const CheckResult& c : check_loops<T>(m, a.q, a.qd, tau)) EXPECT_TRUE(c.passed) << c.message();
+  StateDesc st;
+  for (int i = 0; i < m.nq; ++i) st.q.push_back(Num::decimal(to_decimal(T(a.q(i)), digits10<T>() + 3)));
+  for (int i = 0; i < m.nv; ++i) {
+    st.qd.push_back(Num::exact(0));
+    st.qdd.push_back(Num::exact(0));
+    st.tau.push_back(Num::decimal(to_decimal(T(tau(i)), digits10<T>() + 3)));
+  }
+  const Evaluation e = evaluate(*Precision::parse(std::is_same<T, double>::value ? "double" : "bin50"), desc, st);
+  EXPECT_EQ(e.loops.rank, 6);
+  EXPECT_EQ(e.loops.mobility, 0);
+  const Quantity* qdd = e.find("qdd");
+  ASSERT_NE(qdd, nullptr);
+  for (const std::string& v : qdd->values) EXPECT_LE(std::fabs(std::stod(v)), 1e4 * static_cast<double>(epsilon<T>())) << v;
 }
 
 // ---- 4. fig. 8.3's loop-closure functions -----------------------------------------------------
