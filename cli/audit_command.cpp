@@ -70,6 +70,7 @@ std::string find_data_dir(const std::string& given) {
 
 struct ManifestEntry {
   std::string name, file;
+  std::string loops;  // a loops file beside a URDF or JSON tree (docs/formats.md "Loops file"), or empty
   bool floating_base = false;
   int samples = 8;
   std::uint64_t seed = 1;
@@ -116,9 +117,10 @@ std::vector<ManifestEntry> read_manifest(const std::string& path) {
     const std::string p = "models[" + std::to_string(k) + "]";
     if (!j.is_object()) throw InputError(path, p, "expected an object with name and file");
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "name" && it.key() != "file" && it.key() != "floating_base" && it.key() != "samples" &&
-          it.key() != "seed" && it.key() != "description")
-        throw InputError(path, p + "." + it.key(), "unknown field (expected name, file, floating_base, samples, seed, description)");
+      if (it.key() != "name" && it.key() != "file" && it.key() != "loops" && it.key() != "floating_base" &&
+          it.key() != "samples" && it.key() != "seed" && it.key() != "description")
+        throw InputError(path, p + "." + it.key(),
+                         "unknown field (expected name, file, loops, floating_base, samples, seed, description)");
     ManifestEntry e;
     // The name names output files (golden/<name>.fixture.json, <engine>/<name>.report.json).
     if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty() ||
@@ -132,6 +134,11 @@ std::vector<ManifestEntry> read_manifest(const std::string& path) {
     if (!j.contains("file") || !j["file"].is_string() || j["file"].get<std::string>().empty())
       throw InputError(path, p + ".file", "expected a file name (in the manifest's folder)");
     e.file = j["file"];
+    if (j.contains("loops")) {
+      if (!j["loops"].is_string() || j["loops"].get<std::string>().empty())
+        throw InputError(path, p + ".loops", "expected the name of a loops file (in the manifest's folder)");
+      e.loops = j["loops"];
+    }
     if (j.contains("floating_base")) {
       if (!j["floating_base"].is_boolean()) throw InputError(path, p + ".floating_base", "expected true or false");
       e.floating_base = j["floating_base"];
@@ -258,8 +265,10 @@ int run_audit(const AuditOptions& o) {
   for (const ManifestEntry& me : manifest) {
     LoadOptions uo;
     uo.floating_base = me.floating_base;
+    if (!me.loops.empty()) uo.loops_file = models_dir + "/" + me.loops;
     loaded.push_back(load_model(models_dir + "/" + me.file, uo));
     loaded.back().file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
+    if (!me.loops.empty()) loaded.back().loops_file = "models/" + me.loops;
     const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
     goldens.emplace_back();
     if (!o.update_golden && file_exists(golden)) goldens.back() = read_fixture_file(golden);

@@ -4,6 +4,9 @@
 #ifdef RBDREF_HAVE_MUJOCO
 #include "engines/mujoco/mujoco_adapter.hpp"
 #endif
+#ifdef RBDREF_HAVE_SIMBODY
+#include "engines/simbody/simbody_adapter.hpp"
+#endif
 
 namespace rbd {
 
@@ -11,6 +14,9 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
   std::vector<std::unique_ptr<EngineAdapter>> out;
 #ifdef RBDREF_HAVE_MUJOCO
   out.push_back(make_mujoco_adapter());
+#endif
+#ifdef RBDREF_HAVE_SIMBODY
+  out.push_back(make_simbody_adapter());
 #endif
   return out;
 }

@@ -17,6 +17,7 @@ PACKAGES=(
   libssl-dev               # SHA-256 of model files (provenance)
   liborocos-kdl-dev libkdl-parser-dev liburdfdom-dev  # KDL: an independent URDF import and dynamics for cross-checks
   libmujoco-dev            # MuJoCo 2.2.2: the first audited engine (engines/mujoco)
+  libsimbody-dev           # Simbody 3.7: exact loop constraints (engines/simbody), trees too
   libqhull-dev             # mujoco::mujoco names /usr/include/libqhull_r in its CMake package
   clang libclang-rt-14-dev # scripts/fuzz.sh: clang++ 14 and its runtimes (libFuzzer, ASan, UBSan: -fsanitize=fuzzer
                            # links libclang_rt.fuzzer from libclang-rt-14-dev, which clang only recommends;
