@@ -9,6 +9,7 @@
 #include "io/engine_output.hpp"
 #include "reports/compare.hpp"
 
+#include <Eigen/Dense>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <tinyxml2.h>
@@ -279,6 +280,71 @@ TEST(Compare, ReportJsonCarriesEverySection) {
   for (const char* k : {"sample", "name", "passed", "residual", "tolerance", "digits", "detail"})
     EXPECT_TRUE(j["checks"][0].contains(k)) << k;
   EXPECT_FALSE(j["passed"].get<bool>());
+}
+
+// A soft-constraint engine (MuJoCo's equality constraints) on a loop model, simulated: its
+// constraint forces are 90 % of the exact ones, τ_c' = 0.9 τ_c, and its q̈ the one they produce,
+// q̈' = q̈ - 0.1 H⁻¹ τ_c (so its own H q̈' + C = τ + τ_c' holds and τ_c' does no work). Undeclared,
+// qdd, tau_c and K q̈ = k fail; declared (conventions.soft_loop_constraints), the same numbers pass
+// as a convention with the violation measured, and the declaration covers nothing else: an H off
+// by 1e-6 still fails. A declaration that is not a string is an input error naming the field.
+TEST(Compare, DeclaredSoftLoopConstraintsAreAConventionOnlyForTheConstrainedQuantities) {
+  const std::string file = src("fixtures/golden/slider_crank.fixture.json");
+  const Fixture f = read_fixture_file(file);
+  EngineOutput e = rounded_engine(f);
+  for (size_t k = 0; k < f.samples.size(); ++k) {
+    const Sample& s = f.samples[k];
+    const int nv = static_cast<int>(f.dofs.size());
+    Eigen::MatrixXd H(nv, nv);
+    Eigen::VectorXd qdd(nv), tau_c(nv);
+    for (int i = 0; i < nv; ++i) {
+      qdd(i) = from_decimal<double>(s.ref.find("qdd")->values[i]);
+      tau_c(i) = from_decimal<double>(s.ref.find_loop("tau_c")->values[i]);
+      for (int j = 0; j < nv; ++j) H(i, j) = from_decimal<double>(s.ref.find("H")->values[i * nv + j]);
+    }
+    const Eigen::VectorXd qdd_soft = qdd - 0.1 * H.ldlt().solve(tau_c);
+    NumMatrix q, t;
+    q.rows = t.rows = nv;
+    for (int i = 0; i < nv; ++i) {
+      q.v.push_back(Num::exact(qdd_soft(i)));
+      t.v.push_back(Num::exact(0.9 * tau_c(i)));
+    }
+    e.samples[k].values["qdd"] = q;
+    e.samples[k].values["tau_c"] = t;
+  }
+  const Tolerances tol = Tolerances::defaults(e.epsilon("engine.json"));
+  const Report undeclared = compare(f, file, e, "engine.json", tol);
+  EXPECT_FALSE(undeclared.passed);
+  EXPECT_FALSE(quantity(undeclared, "qdd").passed);
+  EXPECT_TRUE(quantity(undeclared, "qdd").convention.empty());
+
+  e.conventions["soft_loop_constraints"] = "test: constraint forces at 90 %";
+  const Report declared = compare(f, file, e, "engine.json", tol);
+  EXPECT_TRUE(declared.passed) << report_summary(declared);
+  for (const char* n : {"qdd", "tau_c"}) {
+    EXPECT_FALSE(quantity(declared, n).passed) << n;
+    EXPECT_NE(quantity(declared, n).convention.find("90 %"), std::string::npos) << n;
+  }
+  EXPECT_TRUE(quantity(declared, "H").convention.empty());
+  EXPECT_GT(declared.constraint_violation, 1e-3);
+  for (const SampleCheck& c : declared.checks) {
+    if (c.result.name == "loops.K_qdd_equals_k") EXPECT_FALSE(c.convention.empty()) << c.sample;
+    else EXPECT_TRUE(c.result.passed) << c.sample << ": " << c.result.message();
+  }
+  const nlohmann::ordered_json j = report_to_json(declared);
+  EXPECT_EQ(j["soft_loop_constraints"]["constraint_violation"].get<double>(), declared.constraint_violation);
+  EXPECT_NE(reports_to_junit({declared}).find("<skipped message=\"convention: soft loop constraints"), std::string::npos);
+
+  perturb(e, "s003", "H", 1, 0, 1e-6);
+  EXPECT_FALSE(compare(f, file, e, "engine.json", tol).passed) << "the declaration must not cover H";
+
+  e.conventions["soft_loop_constraints"] = 1;
+  try {
+    compare(f, file, e, "engine.json", tol);
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& x) {
+    EXPECT_NE(std::string(x.what()).find("conventions.soft_loop_constraints"), std::string::npos) << x.what();
+  }
 }
 
 // ---- checks of the engine's own numbers ---------------------------------------------------------

@@ -139,6 +139,47 @@ void set_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vec
   }
 }
 
+// The equality constraints standing for loop joint L: two connects for a revolute joint (points on
+// its axis, kLoopAxisSpan apart), one connect for a spherical joint, one weld for a fixed joint.
+std::vector<std::string> loop_equality_names(const LoopJoint<B>& L) {
+  switch (L.joint.type) {
+    case JointType::Revolute: return {L.name + "__axis0", L.name + "__axis1"};
+    case JointType::Spherical:
+    case JointType::Fixed: return {L.name};
+    default: return {};
+  }
+}
+const B kLoopAxisSpan = B(1) / B(10);  // metres between a revolute loop joint's two connect points
+
+// Writes the anchors of every loop equality into m->eq_data (MuJoCo 2.2.2 layout, mjNEQDATA = 11):
+//   connect  [0..2] the point in body1's frame (predecessor joint frame origin, + span · axis for
+//            the second connect), [3..5] the same point in body2's frame (successor side);
+//   weld     [0..2] the point in body2's frame (successor joint frame origin), [3..5] the same point
+//            in body1's frame, [6..9] relpose: body2's orientation in body1's when the joint frames
+//            coincide, quat(R_P R_Sᵀ) (w first); [10] torquescale, left as written (1).
+void set_loop_anchors(mjModel* mm, const Model<B>& m) {
+  for (const LoopJoint<B>& L : m.loops) {
+    const std::vector<std::string> names = loop_equality_names(L);
+    const Mat3<B> RP = L.XP.E.transpose(), RS = L.XS.E.transpose();  // joint-frame axes in the bodies
+    for (size_t k = 0; k < names.size(); ++k) {
+      const int e = mj_name2id(mm, mjOBJ_EQUALITY, names[k].c_str());
+      if (e < 0) throw EngineError("MuJoCo's model lacks equality '" + names[k] + "'");
+      mjtNum* data = mm->eq_data + mjNEQDATA * e;
+      const B along = B(static_cast<int>(k)) * kLoopAxisSpan;
+      const Vec3<B> a1 = L.XP.r + RP * L.joint.axis * along, a2 = L.XS.r + RS * L.joint.axis * along;
+      const bool weld = L.joint.type == JointType::Fixed;
+      for (int c = 0; c < 3; ++c) {
+        data[c] = static_cast<double>(weld ? a2(c) : a1(c));
+        data[3 + c] = static_cast<double>(weld ? a1(c) : a2(c));
+      }
+      if (weld) {
+        const auto qrel = quat_of(Mat3<B>(RP * RS.transpose()));
+        for (int c = 0; c < 4; ++c) data[6 + c] = static_cast<double>(qrel(c));
+      }
+    }
+  }
+}
+
 class MujocoAdapter : public EngineAdapter {
  public:
   std::string name() const override { return "mujoco"; }
@@ -146,12 +187,14 @@ class MujocoAdapter : public EngineAdapter {
 
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);
-    // Loop joints would need MuJoCo equality constraints (connect, weld), which are soft
-    // (solref/solimp): not written yet (issue 9). Run without them, MuJoCo would report the open
-    // tree's acceleration, which compare would call a numerical failure.
-    if (m.nc > 0)
-      return "loop joint '" + f.model.loop_joints[0].name +
-             "': closed loops need MuJoCo equality constraints (soft), which this adapter does not write yet";
+    // Loop joints become equality constraints (connect, weld: see the header); those express a
+    // point held to a point and a frame held to a frame, so revolute (two connects on the axis),
+    // spherical and fixed loop joints, and nothing that slides.
+    for (const LoopJoint<double>& L : m.loops)
+      if (L.nc > 0 && L.joint.type != JointType::Revolute && L.joint.type != JointType::Spherical &&
+          L.joint.type != JointType::Fixed)
+        return "loop joint '" + L.name + "' (" + joint_type_name(L.joint.type) +
+               "): MuJoCo's equality constraints (connect, weld) express revolute, spherical and fixed loop joints only";
     for (int i = 0; i < m.NB; ++i) {
       if (m.joint[i].type == JointType::Helical)
         return "joint '" + m.joint_name[i] + "': MuJoCo has no helical joint";
@@ -175,11 +218,29 @@ std::string mjcf_of(const Model<B>& m, const std::string& name) {
     << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
        " boundinertia=\"0\" fusestatic=\"false\"/>\n"
     << "  <option gravity=\"" << dec3(m.gravity) << "\">\n"
-    << "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n"
+    // A tree needs no constraint at all; a loop model needs the equality constraints (there are
+    // no joint limits, no frictionloss and no contacts to switch on with them).
+    << (m.nc > 0 ? "    <flag contact=\"disable\" passive=\"disable\"/>\n"
+                 : "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n")
     << "  </option>\n"
     << "  <worldbody>\n";
   for (int r : roots) write_body(x, m, children, r, 2);
-  x << "  </worldbody>\n</mujoco>\n";
+  x << "  </worldbody>\n";
+  if (m.nc > 0) {
+    // Anchors are placeholders here: the compiler would fill the second body's from qpos0, which is
+    // not on the closure manifold; set_loop_anchors writes every anchor after loading.
+    x << "  <equality>\n";
+    for (const LoopJoint<B>& L : m.loops) {
+      const std::string b1 = L.p < 0 ? "world" : m.body_name[L.p], b2 = L.s < 0 ? "world" : m.body_name[L.s];
+      auto tag = [&](const char* type, const std::string& name) {
+        x << "    <" << type << " name=\"" << name << "\" body1=\"" << b1 << "\" body2=\"" << b2 << "\""
+          << (std::string(type) == "weld" ? " torquescale=\"1\"" : " anchor=\"0 0 0\"") << "/>\n";
+      };
+      for (const std::string& n : loop_equality_names(L)) tag(L.joint.type == JointType::Fixed ? "weld" : "connect", n);
+    }
+    x << "  </equality>\n";
+  }
+  x << "</mujoco>\n";
   return x.str();
 }
 
@@ -258,7 +319,7 @@ ojson model_echo(const mjModel* mm, const Model<B>& m) {
                      worst_com <= tol * std::max(1.0, max_abs_d(Vec3<B>::Ones())) && e_g <= tol * 10 &&
                      worst_pos <= tol * 1e4;
   ojson echo;
-  echo["engine_model"] = {{"nbody", mm->nbody - 1}, {"njnt", mm->njnt}, {"nq", mm->nq}, {"nv", mm->nv}};
+  echo["engine_model"] = {{"nbody", mm->nbody - 1}, {"njnt", mm->njnt}, {"nq", mm->nq}, {"nv", mm->nv}, {"neq", mm->neq}};
   echo["gravity_abs_err"] = e_g;
   echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_rel_err", worst_I},
                  {"frame_pos_abs_err_m", worst_pos}, {"frame_rot_err", worst_rot}, {"joint_axis_err", worst_axis}};
@@ -305,6 +366,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   const Model<B> m = build_model<B>(f.model);
   const std::string xml = mjcf_of(m, f.model.name);
   mjModel* mm = load_mjcf(xml);
+  if (m.nc > 0) set_loop_anchors(mm, m);
   mjData* d = mj_makeData(mm);
   struct Guard {
     mjModel* m;
@@ -346,6 +408,21 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       {"factor", "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1"},
       {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"}};
   out.conventions["mujoco_dof_of_joint"] = mj_dof;  // MuJoCo DoF address of each rbdref joint's first DoF
+  if (m.nc > 0) {
+    // What MuJoCo solves on a loop model, with the parameters it used (the MJCF defaults a user's
+    // model gets): compare reports the consequences as this convention, with the violation measured.
+    char sol[200];
+    std::snprintf(sol, sizeof sol, "solref (%g, %g), solimp (%g, %g, %g, %g, %g)", mm->eq_solref[0], mm->eq_solref[1],
+                  mm->eq_solimp[0], mm->eq_solimp[1], mm->eq_solimp[2], mm->eq_solimp[3], mm->eq_solimp[4]);
+    out.conventions["soft_loop_constraints"] =
+        std::string("MuJoCo equality constraints are soft: ") + sol +
+        "; the constraint acceleration is regularized toward a reference -b J q̇ - k r that omits J̇ q̇, so K q̈ = k holds "
+        "only approximately; revolute loop joints are two connects on the axis 0.1 m apart, spherical one connect, "
+        "fixed one weld";
+    out.conventions["tau_c"] = "qfrc_constraint from mj_forward (M qacc + qfrc_bias = qfrc_applied + qfrc_constraint)";
+    out.conventions["tau"] = "qfrc_inverse from mj_inverse at qacc with the constraint solver disabled: the tree's inverse dynamics";
+    out.conventions["qdd"] = "qacc from mj_forward with qfrc_applied = tau and the equality constraints on (soft)";
+  }
   out.model_echo = json::parse(model_echo(mm, m).dump());
   // The model's own oddities (non-physical or rounding-level inertias, ignored mimic joints):
   // beside the echo, so a reader of the report sees what the engine was given.
@@ -376,6 +453,8 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       d->qfrc_applied[k] = qfrc[k];
     }
     mj_forward(mm, d);
+    const std::vector<double> fc(d->qfrc_constraint, d->qfrc_constraint + nv);
+    const std::vector<double> efc(d->efc_force, d->efc_force + d->nefc);
     std::vector<double> M(static_cast<size_t>(nv) * nv);
     mj_fullM(mm, M.data(), d->qM);
     const std::vector<double> bias(d->qfrc_bias, d->qfrc_bias + nv), qacc(d->qacc, d->qacc + nv);
@@ -401,7 +480,12 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       d->qacc[k] = qacc_in[k];
       d->qfrc_applied[k] = 0;
     }
+    // The tree's inverse dynamics: on a loop model mj_inverse would also subtract the soft
+    // constraint forces it infers from qacc, so the constraint solver is off for this call.
+    const int flags = mm->opt.disableflags;
+    mm->opt.disableflags |= mjDSBL_CONSTRAINT;
     mj_inverse(mm, d);
+    mm->opt.disableflags = flags;
     const std::vector<double> finv(d->qfrc_inverse, d->qfrc_inverse + nv);
 
     es.raw["note"] = "values in MuJoCo's conventions and DoF order, before conversion";
@@ -415,6 +499,10 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     es.raw["qLD_L"] = json_rows(qLD_L, nv);
     es.raw["qLD_D"] = qLD_D;
     es.raw["qfrc_inverse"] = finv;
+    if (m.nc > 0) {
+      es.raw["qfrc_constraint"] = fc;
+      es.raw["efc_force"] = efc;  // MuJoCo's constraint forces in its own constraint basis (not rbdref's λ)
+    }
     out.samples.push_back(std::move(es));
 
     // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v).
@@ -425,6 +513,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     e.values["C"] = num_vec(VecX<B>(Jt * (vec_of(bias.data(), nv) + Hp * map.Jdot_v)));
     e.values["tau"] = num_vec(VecX<B>(Jt * vec_of(finv.data(), nv)));
     e.values["qdd"] = num_vec(VecX<B>(Jt * (vec_of(qacc.data(), nv) - map.Jdot_v)));
+    if (m.nc > 0) e.values["tau_c"] = num_vec(VecX<B>(Jt * vec_of(fc.data(), nv)));
     if (map.identity) {
       e.values["L"] = num_mat(L);
       e.values["D"] = num_vec(D);

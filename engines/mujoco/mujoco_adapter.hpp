@@ -13,6 +13,14 @@
 // slide(u) + slide(w) + hinge(n) (x, y, θ), spherical → ball, free (root only) → freejoint.
 // MuJoCo has no helical joint and free joints only at the root: such models are unsupported.
 //
+// Loop joints (RBDA ch. 8) become equality constraints: revolute → two connects on the axis 0.1 m
+// apart, spherical → one connect, fixed → weld; sliding loop joints are unsupported. Every anchor
+// is written into eq_data after loading (the compiler would derive the second body's from qpos0,
+// which is off the closure manifold). The constraints are soft (solref/solimp) and omit J̇q̇: the
+// output declares conventions.soft_loop_constraints, and compare reports the constrained
+// quantities as that convention with the violation measured (docs/engines.md, docs/reports.md).
+// tau_c = qfrc_constraint; tau comes from mj_inverse with the constraint solver off.
+//
 // Model echo: every body's mass, COM, rotational inertia, pos and quat and every joint axis read
 // back from mjModel and compared with rbdref's model at bin50 (engine output "model_echo").
 //
