@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
 
 namespace rbd::test {
 namespace {
@@ -124,7 +125,13 @@ TEST(SimbodyAdapter, LambdaIsComparedWhereUniqueAndASignErrorIsCaught) {
 // frames rotated and off the body origin) has n^c = 6 - n_k independent constraints, so λ is
 // unique. A constraint set that constrained the wrong directions, a moment taken about the wrong
 // point or a frame mix-up would show in qdd, tau_c or lambda.
-class SimbodyLoopJointType : public ::testing::TestWithParam<JointType> {};
+// Each type twice: the body as the successor (predecessor the base), and reversed (the base as the
+// successor, which takes the other branch of ε and of the adapter's λ: the reaction on the body).
+struct LoopTypeCase {
+  JointType type;
+  bool base_is_successor;
+};
+class SimbodyLoopJointType : public ::testing::TestWithParam<LoopTypeCase> {};
 TEST_P(SimbodyLoopJointType, ConstrainedDynamicsAndLambdaMatch) {
   TreeSpec spec;
   spec.nb = 1;
@@ -135,7 +142,7 @@ TEST_P(SimbodyLoopJointType, ConstrainedDynamicsAndLambdaMatch) {
   LoopJointDesc L;
   L.name = "hold";
   L.joint.name = "hold";
-  L.joint.type = GetParam();
+  L.joint.type = GetParam().type;
   L.joint.axis = {Num::decimal("0.3"), Num::decimal("-0.5"), Num::decimal("0.8")};
   L.pred.body = -1;
   L.pred.origin.xyz = {Num::decimal("0.2"), Num::decimal("-0.1"), Num::decimal("1.0")};
@@ -144,6 +151,7 @@ TEST_P(SimbodyLoopJointType, ConstrainedDynamicsAndLambdaMatch) {
   L.succ.origin.xyz = {Num::decimal("0.15"), Num::decimal("0.05"), Num::decimal("-0.3")};
   L.succ.origin.rpy = {Num::decimal("-0.4"), Num::decimal("0.1"), Num::decimal("0.7")};
   L.where = "loop_joints[0]";
+  if (GetParam().base_is_successor) std::swap(L.pred, L.succ);
   lm.desc.loop_joints.push_back(L);
   lm.file = "free_body_held_by_one_loop_joint";
   lm.kind = "json";
@@ -160,10 +168,20 @@ TEST_P(SimbodyLoopJointType, ConstrainedDynamicsAndLambdaMatch) {
     EXPECT_GE(lre(s.ref.find_loop("lambda")->values, values(es.values.at("lambda"))), 13 - kq) << s.id;
   }
 }
-INSTANTIATE_TEST_SUITE_P(EveryType, SimbodyLoopJointType,
-                         ::testing::Values(JointType::Revolute, JointType::Prismatic, JointType::Cylindrical,
-                                           JointType::Planar, JointType::Spherical, JointType::Fixed),
-                         [](const ::testing::TestParamInfo<JointType>& i) { return std::string(joint_type_name(i.param)); });
+void PrintTo(const LoopTypeCase& c, std::ostream* os) {
+  *os << joint_type_name(c.type) << (c.base_is_successor ? " (base as successor)" : "");
+}
+INSTANTIATE_TEST_SUITE_P(
+    EveryType, SimbodyLoopJointType,
+    ::testing::Values(LoopTypeCase{JointType::Revolute, false}, LoopTypeCase{JointType::Prismatic, false},
+                      LoopTypeCase{JointType::Cylindrical, false}, LoopTypeCase{JointType::Planar, false},
+                      LoopTypeCase{JointType::Spherical, false}, LoopTypeCase{JointType::Fixed, false},
+                      LoopTypeCase{JointType::Revolute, true}, LoopTypeCase{JointType::Prismatic, true},
+                      LoopTypeCase{JointType::Cylindrical, true}, LoopTypeCase{JointType::Planar, true},
+                      LoopTypeCase{JointType::Spherical, true}, LoopTypeCase{JointType::Fixed, true}),
+    [](const ::testing::TestParamInfo<LoopTypeCase>& i) {
+      return std::string(joint_type_name(i.param.type)) + (i.param.base_is_successor ? "_base_successor" : "");
+    });
 
 // The velocity map on a floating base whose joint frame is rotated and shifted, with ball and
 // planar joints, at random orientations and non-zero velocities: converted values agree with

@@ -386,6 +386,7 @@ EngineOutput SimbodyAdapter::run_checked(const Fixture& f, const std::string& fi
   const Model<B> m = build_model<B>(f.model);
   SimbodyModel s;
   SimTK::Force::UniformGravity(s.forces, s.matter, sv(m.gravity));
+  s.mob.reserve(m.NB);  // add_body holds a reference to the parent's handle while it appends
   for (int i = 0; i < m.NB; ++i) add_body(s, m, i);
   s.loop.resize(m.loops.size());
   for (size_t k = 0; k < m.loops.size(); ++k) add_loop(s, m, static_cast<int>(k));
