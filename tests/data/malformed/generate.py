@@ -544,6 +544,9 @@ manifest_case("bad_second_model", man(lambda d: d["models"].append({"name": "bro
               ["broken.urdf", "expected at least one moving joint"],
               extra_setup=[{"path": "data/models/broken.urdf", "content": "<robot name=\"broken\"><link name=\"only\"/></robot>\n"}],
               note="the first model's fixture, engine output and report used to be written before the second failed", names_manifest=False)
+manifest_case("loops_number", man(lambda d: d["models"][0].update(loops=3)), ["models[0].loops", "expected the name of a loops file"])
+manifest_case("loops_missing_file", man(lambda d: d["models"][0].update(loops="nowhere.loops.json")),
+              ["nowhere.loops.json", "cannot open the file"], names_manifest=False)
 manifest_case("damaged_golden", GOOD_MAN, ["golden/pend.fixture.json", "expected valid JSON"],
               extra_setup=[{"path": "data/golden/pend.fixture.json", "content": ftext[:300]}],
               note="the output folder used to be made before the golden fixture was read", names_manifest=False)
