@@ -10,6 +10,7 @@
 #include "reference/integrate.hpp"
 #include "reference/jacobian.hpp"
 #include "reference/jcalc.hpp"
+#include "reference/lcp.hpp"
 #include "reference/loop_active.hpp"
 #include "reference/loop_assembly.hpp"
 #include "reference/loop_clusters.hpp"
@@ -48,4 +49,5 @@
   RBDREF_LOOP_ACTIVE_INSTANTIATE(, T)      \
   RBDREF_LOOP_CLUSTERS_INSTANTIATE(, T)    \
   RBDREF_LOOP_FD_SPARSE_INSTANTIATE(, T)   \
+  RBDREF_LCP_INSTANTIATE(, T)              \
   }

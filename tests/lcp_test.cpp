@@ -1,0 +1,184 @@
+// Lemke's method for the contact LCP (reference/lcp.hpp, RBDA §11.5 eq. 11.42) against an
+// independent route: enumeration of every complementary index set S (λ_i = 0 off S, ζ̇_i = 0 on S,
+// M_SS λ_S = -d_S solved by a rank-revealing decomposition, then λ ≥ 0 and ζ̇ ≥ 0 checked). For a
+// symmetric positive semi-definite M the solutions, when they exist, share ζ̇ (and Mλ): Lemke's must
+// equal the enumeration's there, at double and at 50 digits. When the enumeration finds no
+// solution, Lemke must return a certificate y ≥ 0, My = 0, dᵀy < 0, checked here.
+#include "reference/lcp.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rbd::test {
+namespace {
+
+template <class T>
+struct Enumerated {
+  bool found = false;
+  VecX<T> zeta_dot, M_lambda;
+};
+
+// Every subset S of {0..n-1}; the first complementary solution found (ζ̇, Mλ are the same for all).
+template <class T>
+Enumerated<T> enumerate(const MatX<T>& M, const VecX<T>& d, double tol_rel) {
+  const int n = static_cast<int>(d.size());
+  const double scale = std::max(1.0, std::max(max_abs(M), max_abs(d)));
+  Enumerated<T> out;
+  for (unsigned mask = 0; mask < (1u << n); ++mask) {
+    std::vector<int> S;
+    for (int i = 0; i < n; ++i)
+      if (mask & (1u << i)) S.push_back(i);
+    VecX<T> lambda = VecX<T>::Zero(n);
+    if (!S.empty()) {
+      MatX<T> MSS(S.size(), S.size());
+      VecX<T> dS(S.size());
+      for (size_t a = 0; a < S.size(); ++a) {
+        dS(a) = -d(S[a]);
+        for (size_t b = 0; b < S.size(); ++b) MSS(a, b) = M(S[a], S[b]);
+      }
+      const VecX<T> x = MSS.completeOrthogonalDecomposition().solve(dS);
+      if (max_abs(VecX<T>(MSS * x - dS)) > tol_rel * scale) continue;  // M_SS λ_S = -d_S has no solution
+      for (size_t a = 0; a < S.size(); ++a) lambda(S[a]) = x(a);
+    }
+    const VecX<T> w = M * lambda + d;
+    bool ok = true;
+    for (int i = 0; i < n; ++i) ok = ok && lambda(i) >= T(-tol_rel * scale) && w(i) >= T(-tol_rel * scale);
+    if (!ok) continue;
+    out.found = true;
+    out.zeta_dot = w;
+    out.M_lambda = M * lambda;
+    return out;
+  }
+  return out;
+}
+
+template <class T>
+void expect_certified(const MatX<T>& M, const VecX<T>& d, const LcpResult<T>& r, double k, const std::string& what) {
+  const double scale = std::max(1.0, std::max(max_abs(M), max_abs(d)));
+  if (r.status == LcpResult<T>::Solved) {
+    ASSERT_EQ(r.lambda.size(), d.size()) << what;
+    // ζ̇'s natural scale: the size of the terms it is the sum of, max|M| max|λ| + max|d| (an
+    // ill-conditioned M can need a λ of 1e4 to balance a d of 1).
+    const double zscale = max_abs(M) * max_abs(r.lambda) + max_abs(d);
+    EXPECT_GE(static_cast<double>(r.lambda.minCoeff()), 0.0) << what;
+    EXPECT_GE(static_cast<double>(r.zeta_dot.minCoeff()), -tol<T>(k) * zscale) << what;
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(r.lambda.cwiseProduct(r.zeta_dot))), tol<T>(k) * zscale * max_abs(r.lambda),
+                        what + ": λᵀζ̇");
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(M * r.lambda + d - r.zeta_dot)), tol<T>(k) * zscale, what + ": ζ̇ = Mλ + d");
+  } else {
+    ASSERT_EQ(r.status, LcpResult<T>::NoSolution) << what << ": " << r.message;
+    const VecX<T>& y = r.certificate;
+    EXPECT_GE(static_cast<double>(y.minCoeff()), 0.0) << what;
+    EXPECT_EQ(static_cast<double>(y.maxCoeff()), 1.0) << what;
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(M * y)), tol<T>(k) * scale, what + ": My = 0");
+    EXPECT_LT(static_cast<double>(T(d.dot(y))), -tol<T>(k) * scale) << what << ": dᵀy < 0";
+  }
+}
+
+template <class T>
+class Lcp : public ::testing::Test {};
+TYPED_TEST_SUITE(Lcp, Scalars, ScalarName);
+
+// Random PSD problems M = AᵀA (A k x n, k ≤ n + 1: singular when k < n, as with redundant or
+// dependent contact normals; repeated columns for duplicated contacts), d random, and d = -M x + s
+// constructions that are solvable with a given active set. Lemke agrees with the enumeration on
+// existence and, where solvable, on ζ̇ and Mλ; every answer carries its certificate.
+TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
+  using T = TypeParam;
+  const bool dbl = std::is_same<T, double>::value;
+  const int cases = dbl ? 3000 : 400;
+  Rand rnd;
+  int solved = 0, infeasible = 0, singular = 0;
+  for (int c = 0; c < cases; ++c) {
+    const int n = 1 + static_cast<int>(rnd(0, 6.999));
+    const int k = 1 + static_cast<int>(rnd(0, n + 0.999));
+    MatX<T> A(k, n);
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
+    const bool repeated = n > 1 && rnd() > 0.6;
+    if (repeated) A.col(n - 1) = A.col(0) * T(rnd() > 0 ? 1 : -1);  // a repeated or opposed normal
+    const MatX<T> M = A.transpose() * A;
+    VecX<T> d(n), x(n);
+    for (int i = 0; i < n; ++i) d(i) = T(rnd()), x(i) = T(rnd(0, 1));
+    if (rnd() > 0.5) d = VecX<T>(d.cwiseAbs()) - M * x;  // solvable by construction (λ = x is feasible)
+    if (rnd() > 0.8) d(0) = T(0);                         // degenerate
+    singular += k < n || repeated;
+    const Enumerated<T> e = enumerate<T>(M, d, dbl ? 1e-9 : 1e-40);
+    const LcpResult<T> r = solve_lcp<T>(M, d);
+    const std::string what = "case " + std::to_string(c) + " (n " + std::to_string(n) + ", rank ≤ " + std::to_string(k) + ")";
+    ASSERT_NE(r.status, LcpResult<T>::Failed) << what << ": " << r.message;
+    EXPECT_EQ(r.status == LcpResult<T>::Solved, e.found) << what;
+    expect_certified<T>(M, d, r, dbl ? 1e5 : 1e8, what);
+    if (r.status == LcpResult<T>::Solved && e.found) {
+      // Two routes through a possibly ill-conditioned M_SS: agreement to k ε of the terms' size.
+      const double zscale = max_abs(M) * max_abs(r.lambda) + max_abs(d);
+      RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(r.zeta_dot - e.zeta_dot)), tol<T>(dbl ? 1e5 : 1e8) * zscale, what + ": ζ̇ unique");
+      RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(M * r.lambda - e.M_lambda)), tol<T>(dbl ? 1e5 : 1e8) * zscale, what + ": Mλ unique");
+      ++solved;
+    } else if (r.status == LcpResult<T>::NoSolution) {
+      ++infeasible;
+    }
+  }
+  // Both outcomes occur in numbers, so neither branch is tested vacuously.
+  EXPECT_GT(solved, cases / 4);
+  EXPECT_GT(infeasible, cases / 50);
+  EXPECT_GT(singular, cases / 10);
+}
+
+// Example 11.1 (fig. 11.3): a disk in a slot whose walls narrow past the line L. The two normals
+// are opposite (n2 = -n1), M = [m -m; -m m]; a solution exists iff d1 + d2 ≥ 0, and otherwise the
+// certificate is y = (1, 1): My = 0, dᵀy = d1 + d2 < 0.
+TYPED_TEST(Lcp, DiskInANarrowingSlotHasNoSolutionWhenPushedOn) {
+  using T = TypeParam;
+  const T m = T(3) / T(7);
+  MatX<T> M(2, 2);
+  M << m, -m, -m, m;
+  VecX<T> d(2);
+  d << T(-2) / T(3), T(1) / T(5);  // pushed: d1 + d2 < 0
+  const LcpResult<T> r = solve_lcp<T>(M, d);
+  ASSERT_EQ(r.status, LcpResult<T>::NoSolution) << r.message;
+  EXPECT_LE(max_abs(VecX<T>(r.certificate - VecX<T>::Ones(2))), tol<T>(100));
+  expect_certified<T>(M, d, r, 100, "disk pushed into the slot");
+  d << T(-1) / T(5), T(2) / T(3);  // d1 + d2 > 0: contact 1 pushes, ζ̇ = (0, d1 + d2)
+  const LcpResult<T> s = solve_lcp<T>(M, d);
+  ASSERT_EQ(s.status, LcpResult<T>::Solved);
+  expect_certified<T>(M, d, s, 100, "disk held");
+  EXPECT_LE(max_abs(VecX<T>(s.zeta_dot - Eigen::Matrix<T, 2, 1>(T(0), T(-1) / T(5) + T(2) / T(3)))), tol<T>(100));
+}
+
+// One contact: the closed form of eq. 11.10, λ = -d/M when d < 0, else λ = 0, ζ̇ = d.
+TYPED_TEST(Lcp, SingleContactIsEquation11_10) {
+  using T = TypeParam;
+  MatX<T> M(1, 1);
+  M << T(5) / T(3);
+  VecX<T> d(1);
+  d << T(-7) / T(11);
+  LcpResult<T> r = solve_lcp<T>(M, d);
+  ASSERT_EQ(r.status, LcpResult<T>::Solved);
+  EXPECT_LE(std::fabs(static_cast<double>(T(r.lambda(0) - (T(7) / T(11)) / (T(5) / T(3))))), tol<T>(10));
+  EXPECT_LE(std::fabs(static_cast<double>(r.zeta_dot(0))), tol<T>(10));
+  d << T(7) / T(11);
+  r = solve_lcp<T>(M, d);
+  ASSERT_EQ(r.status, LcpResult<T>::Solved);
+  EXPECT_EQ(r.lambda(0), T(0));
+  EXPECT_EQ(r.zeta_dot(0), d(0));
+}
+
+// Degenerate: four copies of one contact (M of rank 1, every d_i equal and negative): the
+// lexicographic rule must end without cycling, with Mλ the single contact's.
+TYPED_TEST(Lcp, RepeatedContactsAreSolvedWithoutCycling) {
+  using T = TypeParam;
+  const int n = 4;
+  const MatX<T> M = MatX<T>::Constant(n, n, T(2));
+  const VecX<T> d = VecX<T>::Constant(n, T(-1));
+  const LcpResult<T> r = solve_lcp<T>(M, d);
+  ASSERT_EQ(r.status, LcpResult<T>::Solved) << r.message;
+  expect_certified<T>(M, d, r, 100, "four copies of one contact");
+  EXPECT_LE(max_abs(VecX<T>(M * r.lambda - VecX<T>::Ones(n))), tol<T>(100));
+  EXPECT_EQ(r.active.size(), 1u) << "a basic solution: one of the dependent normals carries the force";
+}
+
+}  // namespace
+}  // namespace rbd::test
