@@ -1,5 +1,6 @@
 // MuJoCo adapter: see mujoco_adapter.hpp for the import path, the model echo and the conventions.
 #include "engines/mujoco/mujoco_adapter.hpp"
+#include "engines/values.hpp"
 
 #include "reference/model.hpp"
 
@@ -334,20 +335,6 @@ std::vector<double> to_doubles(const VecX<B>& x) {
   std::vector<double> out;
   for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(static_cast<double>(x(k)));
   return out;
-}
-NumMatrix num_vec(const VecX<B>& x) {
-  NumMatrix n;
-  n.rows = static_cast<int>(x.size());
-  for (Eigen::Index k = 0; k < x.size(); ++k) n.v.push_back(Num::decimal(to_decimal(x(k), 25)));
-  return n;
-}
-NumMatrix num_mat(const MatX<B>& A) {
-  NumMatrix n;
-  n.rows = static_cast<int>(A.rows());
-  n.cols = static_cast<int>(A.cols());
-  for (Eigen::Index i = 0; i < A.rows(); ++i)
-    for (Eigen::Index j = 0; j < A.cols(); ++j) n.v.push_back(Num::decimal(to_decimal(A(i, j), 25)));
-  return n;
 }
 VecX<B> vec_of(const mjtNum* x, int n) {
   VecX<B> v(n);

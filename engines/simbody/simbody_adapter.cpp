@@ -1,6 +1,7 @@
 // Simbody adapter: see simbody_adapter.hpp for the import path, the loop constraints, the model
 // echo and the conventions. Compiled with -UNDEBUG (engines/CMakeLists.txt).
 #include "engines/simbody/simbody_adapter.hpp"
+#include "engines/values.hpp"
 
 #include "reference/model.hpp"
 
@@ -285,20 +286,6 @@ ojson model_echo(SimbodyModel& s, const Model<B>& m, const SimTK::State& st) {
   return echo;
 }
 
-NumMatrix num_vec(const VecX<B>& x) {
-  NumMatrix n;
-  n.rows = static_cast<int>(x.size());
-  for (Eigen::Index k = 0; k < x.size(); ++k) n.v.push_back(Num::decimal(to_decimal(x(k), 25)));
-  return n;
-}
-NumMatrix num_mat(const MatX<B>& A) {
-  NumMatrix n;
-  n.rows = static_cast<int>(A.rows());
-  n.cols = static_cast<int>(A.cols());
-  for (Eigen::Index i = 0; i < A.rows(); ++i)
-    for (Eigen::Index j = 0; j < A.cols(); ++j) n.v.push_back(Num::decimal(to_decimal(A(i, j), 25)));
-  return n;
-}
 VecX<B> bvec(const SimTK::Vector& x) {
   VecX<B> v(x.size());
   for (int k = 0; k < x.size(); ++k) v(k) = B(x[k]);
