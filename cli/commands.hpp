@@ -20,7 +20,8 @@ struct ModelOptions {
   bool floating_base = false;
   std::string inertia = "accept";
   std::string loops;  // --loops FILE (empty: none)
-  void add_to(CLI::App* sub);
+  std::string contacts;  // --contacts FILE (empty: none); registered only by the commands that use contacts
+  void add_to(CLI::App* sub, bool with_contacts = false);
   LoadOptions load_options() const;  // InputError naming --inertia on a bad value
 };
 

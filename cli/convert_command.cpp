@@ -20,9 +20,9 @@ Run add_convert(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("convert", "Write the canonical rbdref.model JSON of a URDF or JSON model");
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
   sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'")->check(nonempty_output);
-  o->mo.add_to(sub);
+  o->mo.add_to(sub, true);
   return [o] {
-    check_distinct_paths({o->model, o->mo.loops}, {{"--out", o->out}});
+    check_distinct_paths({o->model, o->mo.loops, o->mo.contacts}, {{"--out", o->out}});
     if (!o->out.empty() && o->out != "-") check_output_path(o->out);
     const LoadedModel lm = load_model(o->model, o->mo.load_options());
     json doc = model_to_json(lm.desc);

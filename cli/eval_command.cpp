@@ -42,12 +42,16 @@ int run_eval(const EvalOptions& o) {
   if (!p)
     throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
                                             o.precision + "'");
-  check_distinct_paths({o.model, o.state, o.mo.loops}, {{"--out", o.out}});
+  check_distinct_paths({o.model, o.state, o.mo.loops, o.mo.contacts}, {{"--out", o.out}});
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
+  if (layout.nc > 0 && !layout.contacts.empty())
+    throw InputError(o.mo.contacts.empty() ? o.model : o.mo.contacts, "contacts",
+                     "contacts on a closed-loop model are not supported yet (the contact LCP over the loop-constrained "
+                     "dynamics); give the contacts with a tree model");
 
   // --actuated: DoF names as in the output's `dofs` (a joint's name, or name[k] for DoF k of a
   // multi-DoF joint), comma-separated, or "all".
@@ -174,6 +178,59 @@ int run_eval(const EvalOptions& o) {
     lj["normwise_certified_digits"] = lnorm;
     doc["loops"] = lj;
   }
+  if (ev.contacts.present) {
+    const ContactSummary& S = ev.contacts;
+    ojson cj;
+    cj["n_contacts"] = S.n_contacts;
+    cj["names"] = S.names;
+    cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
+    cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
+    cj["status"] = S.status;
+    cj["cases"] = S.cases;
+    cj["case_tolerances"] = {{"phi", S.phi_tolerance}, {"zeta", S.zeta_tolerance}};
+    if (S.status != "H_not_positive_definite") {
+      cj["rank"] = S.rank;
+      cj["rank_threshold"] = S.rank_threshold;
+      cj["lambda_uniqueness"] = S.lambda_unique ? "unique" : "not_unique";
+      cj["unique"] = {{"lambda", S.lambda_unique}, {"tau_c", true}, {"zeta_dot", true}, {"qdd", true}};
+      cj["solver"] = {{"method", "Lemke, lexicographic rule"}, {"pivots", S.pivots}, {"pivot_tolerance", S.pivot_tolerance},
+                      {"borderline", S.borderline}};
+    }
+    if (S.status == "solved") {
+      cj["active"] = S.active;
+      cj["residuals"] = {{"min_lambda", S.min_lambda}, {"min_zeta_dot", S.min_zeta_dot}, {"complementarity", S.complementarity},
+                          {"zeta_dot_equation", S.equation_residual}};
+      if (S.enumerated) cj["n_basic_solutions"] = S.n_basic_solutions;
+    }
+    if (!S.qp_status.empty()) {
+      ojson qp = {{"equation", "RBDA eq. 11.44: min ½(q̈ - q̈_f)ᵀH(q̈ - q̈_f) subject to Tᵀq̈ + Ṫᵀq̇ ≥ 0"},
+                  {"method", "Goldfarb-Idnani dual active set, dense LDLᵀ of H"}, {"status", S.qp_status}, {"steps", S.qp_steps}};
+      if (S.qp_status == "solved" && S.status == "solved")
+        qp["agree_digits_with_lcp"] = {{"qdd", S.qp_agree_qdd}, {"tau_c", S.qp_agree_tau_c}, {"objective_11_43", S.qp_agree_objective}};
+      cj["qp"] = qp;
+    }
+    if (S.status == "no_solution") cj["certificate_check"] = {{"dTy", S.certificate_dTy}, {"max_abs_My", S.certificate_My}};
+    cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
+    ojson cdig, cnorm;
+    ojson basic = ojson::array(), basic_dig = ojson::array();
+    for (const Quantity& q : ev.contact_quantities) {
+      if (q.name.rfind("basic_solutions[", 0) == 0) {
+        basic.push_back(shaped(q, q.values));
+        basic_dig.push_back(shaped(q, q.digits));
+        continue;
+      }
+      cj[q.name] = shaped(q, q.values);
+      cdig[q.name] = shaped(q, q.digits);
+      cnorm[q.name] = q.normwise_digits;
+    }
+    if (S.enumerated) {
+      cj["basic_solutions"] = basic;
+      cdig["basic_solutions"] = basic_dig;
+    }
+    cj["certified_digits"] = cdig;
+    cj["normwise_certified_digits"] = cnorm;
+    doc["contacts"] = cj;
+  }
   doc["certified_digits"] = digits;
   doc["min_certified_digits"] = min_digits;
   doc["normwise_certified_digits"] = normwise;
@@ -206,6 +263,15 @@ int run_eval(const EvalOptions& o) {
                   << " norm-wise\n";
       if (!L.message.empty()) std::cerr << "  loops degeneracy: " << L.message << "\n";
     }
+    if (ev.contacts.present) {
+      const ContactSummary& S = ev.contacts;
+      std::cerr << "  contacts: " << S.n_contacts << ", " << S.status;
+      if (S.status == "solved") std::cerr << " (λ " << (S.lambda_unique ? "unique" : "not unique") << ", active " << S.active.size() << ")";
+      std::cerr << "\n";
+      for (const Quantity& q : ev.contact_quantities)
+        if (q.name.rfind("basic_solutions[", 0) != 0)
+          std::cerr << "  contacts." << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise\n";
+    }
     if (!ev.degeneracy.empty()) std::cerr << "  degeneracy: " << ev.degeneracy << "\n";
     std::cerr << "  checks: " << (all_passed ? "all passed" : "FAILED") << "\n  wrote " << o.out << "\n";
   }
@@ -229,7 +295,7 @@ Run add_eval(CLI::App& app) {
   sub->add_option("--actuated", o->actuated,
                   "Closed-loop inverse dynamics (RBDA §8.12) at the state's qdd: the actuated DoFs, comma-separated names "
                   "(as in the output's dofs) or all");
-  o->mo.add_to(sub);
+  o->mo.add_to(sub, true);
   return [o] { return run_eval(*o); };
 }
 

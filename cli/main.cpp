@@ -12,7 +12,7 @@
 
 namespace rbd::cli {
 
-void ModelOptions::add_to(CLI::App* sub) {
+void ModelOptions::add_to(CLI::App* sub, bool with_contacts) {
   sub->add_flag("--floating-base", floating_base, "URDF: attach the root link to the world by a free joint");
   sub->add_option("--inertia", inertia,
                   "Inertias that break a physical bound beyond the rounding of their digits: accept (compute with them as "
@@ -20,12 +20,17 @@ void ModelOptions::add_to(CLI::App* sub) {
   sub->add_option("--loops", loops,
                   "Loop joints closing kinematic loops (RBDA ch. 8), a JSON file (docs/formats.md): each names its "
                   "predecessor and successor link and the joint frames in them");
+  if (with_contacts)
+    sub->add_option("--contacts", contacts,
+                    "Point contacts (RBDA ch. 11), a JSON file (docs/formats.md): each names its link (against the world) or "
+                    "its two links, the point (in the successor's frame) and the normal");
 }
 
 LoadOptions ModelOptions::load_options() const {
   LoadOptions lo;
   lo.floating_base = floating_base;
   lo.loops_file = loops;
+  lo.contacts_file = contacts;
   if (!inertia_policy_from_name(inertia, lo.inertia))
     throw InputError("--inertia", "", "expected accept or strict, got '" + inertia + "'");
   return lo;

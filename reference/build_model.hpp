@@ -368,6 +368,53 @@ Model<T> build_model(const ModelDesc& desc) {
     model.nc += lj.nc;
     model.loops.push_back(lj);
   }
+
+  // Contacts (§11.3): each end resolved to the model body its link was merged into. A link's
+  // frame is X = linkXhost = (E, r): a point x of the link is r + Eᵀ x in the host, a direction
+  // n is Eᵀ n.
+  const int ncd = static_cast<int>(desc.contacts.size());
+  for (int c = 0; c < ncd; ++c) {
+    const ContactDesc& cd = desc.contacts[c];
+    Contact<T> ct;
+    ct.name = cd.name;
+    try {
+      auto end = [&](int b, const std::string& field) {
+        if (b < -1 || b >= nd) throw ModelError(field, "no such body");
+        return b < 0 ? std::make_pair(-1, Xform<T>::identity()) : std::make_pair(host[b], Xhost[b]);
+      };
+      const auto [p, Xp] = end(cd.pred, cd.where);
+      const auto [s, Xs] = end(cd.succ, cd.where);
+      ct.p = p;
+      ct.s = s;
+      ct.point = Vec3<T>(Xs.r + Xs.E.transpose() * vec3<T>(cd.point));
+      const Vec3<T> n = vec3<T>(cd.normal);
+      const T nn = n.norm();
+      if (!(nn > T(0))) throw ModelError(cd.where + ".normal", "zero normal");
+      ct.normal = Vec3<T>(Xp.E.transpose() * Vec3<T>(n / nn));
+      if (cd.surface) {
+        ct.has_surface = true;
+        ct.surface = Vec3<T>(Xp.r + Xp.E.transpose() * vec3<T>(*cd.surface));
+      }
+      if (cd.friction) { ct.has_friction = true; ct.mu = cd.friction->as<T>(); }
+      if (cd.restitution) { ct.has_restitution = true; ct.e = cd.restitution->as<T>(); }
+      if (cd.stiffness || cd.damping) {
+        ct.has_soft = true;
+        if (cd.stiffness) ct.K = cd.stiffness->as<T>();
+        if (cd.damping) ct.D = cd.damping->as<T>();
+      }
+    } catch (const std::invalid_argument& e) {
+      throw ModelError(cd.where, std::string(e.what()) + " (a number of this contact cannot be represented at the working precision)");
+    }
+    if (ct.p == ct.s) {
+      auto name_of = [&](int b) { return b < 0 ? std::string("the fixed world") : "'" + desc.bodies[b].name + "'"; };
+      throw ModelError(cd.where, "its two sides, " + name_of(cd.pred) + " and " + name_of(cd.succ) + ", are " +
+                                     (cd.pred != cd.succ ? "rigidly attached (merged through fixed joints into " +
+                                                               (ct.p < 0 ? std::string("the fixed world") : "body '" + model.body_name[ct.p] + "'") + ")"
+                                                         : "the same") +
+                                     ": a contact must be between two bodies that can move relative to each other");
+    }
+    model.contacts.push_back(ct);
+  }
   return model;
 }
 

@@ -10,6 +10,9 @@
 #include "reference/integrate.hpp"
 #include "reference/jacobian.hpp"
 #include "reference/jcalc.hpp"
+#include "reference/contact.hpp"
+#include "reference/contact_dynamics.hpp"
+#include "reference/contact_qp.hpp"
 #include "reference/lcp.hpp"
 #include "reference/loop_active.hpp"
 #include "reference/loop_assembly.hpp"
@@ -50,4 +53,7 @@
   RBDREF_LOOP_CLUSTERS_INSTANTIATE(, T)    \
   RBDREF_LOOP_FD_SPARSE_INSTANTIATE(, T)   \
   RBDREF_LCP_INSTANTIATE(, T)              \
+  RBDREF_CONTACT_INSTANTIATE(, T)          \
+  RBDREF_CONTACT_DYNAMICS_INSTANTIATE(, T) \
+  RBDREF_CONTACT_QP_INSTANTIATE(, T)       \
   }

@@ -10,8 +10,8 @@
 // digits are not the accumulated pivot rounding.
 //
 // Either way the result is a certificate:
-//   solved       λ ≥ 0, ζ̇ = Mλ + d ≥ 0, λᵀζ̇ = 0: residuals are returned for the caller to check
-//                (checks: lcp.complementarity);
+//   solved       λ ≥ 0, ζ̇ = Mλ + d ≥ 0, λᵀζ̇ = 0: ζ̇_i is exactly 0 on the basic λ_i (`active`),
+//                the residual of ζ̇ = Mλ + d there is for the caller to check;
 //   no solution  y ≥ 0, y ≠ 0, M y = 0, dᵀy < 0. Then no λ ≥ 0 has Mλ + d ≥ 0: yᵀ(Mλ + d) =
 //                (My)ᵀλ + dᵀy = dᵀy < 0 (Farkas). For symmetric positive semi-definite M Lemke ends
 //                on a secondary ray only when the problem is infeasible, and the ray's λ-part is
@@ -24,10 +24,15 @@
 // contacts with λ_i > 0 have independent normals, as table 11.1 wants).
 //
 // Zero tests use a tolerance of (working precision) × the problem's scale (`pivot_tolerance`):
-// an entry below it is treated as 0 in the ratio test.
+// an entry below it is treated as 0 in the ratio test. A ray whose certificate has dᵀy ≥
+// -n pivot_tolerance proves nothing (the problem is on the boundary of solvability within
+// rounding, as when dependent contact normals carry consistent d): then the complementary index
+// sets are searched (n ≤ 16; `borderline` set) and, if none solves, the result is Failed, saying so.
 #pragma once
 
 #include "reference/spatial.hpp"
+
+#include <Eigen/LU>
 
 #include <algorithm>
 #include <string>
@@ -45,6 +50,7 @@ struct LcpResult {
   std::vector<int> active;  // contacts with λ basic in the final basis (λ_i > 0 or degenerate)
   int pivots = 0;
   T pivot_tolerance;
+  bool borderline = false;  // solved by the enumeration fallback after a ray with dᵀy at rounding level
   std::string message;  // why Failed (pivot limit, a pivot below the tolerance)
 };
 
@@ -65,6 +71,56 @@ bool lex_less(const MatX<T>& tab, int i, const T& a, int j, const T& b, const st
     if (x < y) return true;
     if (y < x) return false;
   }
+  return false;
+}
+
+constexpr int kMaxLcpEnumeration = 16;
+
+// The borderline fallback: the first complementary index set S (in order of size) with M_SS
+// nonsingular whose λ_S = -M_SS⁻¹ d_S ≥ -tol and ζ̇ ≥ -tol, tol = pivot_tolerance; for n ≤
+// kMaxLcpEnumeration. Fills r as solved (λ clipped at 0, ζ̇ exactly 0 on S) and returns true.
+template <class T>
+bool solve_by_enumeration(const MatX<T>& M, const VecX<T>& d, LcpResult<T>& r) {
+  const int n = static_cast<int>(d.size());
+  if (n > kMaxLcpEnumeration) return false;
+  const T tol = r.pivot_tolerance;
+  for (int size = 0; size <= n; ++size)
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+      if (__builtin_popcount(mask) != size) continue;
+      std::vector<int> S;
+      for (int i = 0; i < n; ++i)
+        if (mask & (1u << i)) S.push_back(i);
+      VecX<T> lambda = VecX<T>::Zero(n);
+      if (size > 0) {
+        MatX<T> MSS(size, size);
+        VecX<T> dS(size);
+        for (int a = 0; a < size; ++a) {
+          dS(a) = -d(S[a]);
+          for (int b = 0; b < size; ++b) MSS(a, b) = M(S[a], S[b]);
+        }
+        Eigen::FullPivLU<MatX<T>> lu(MSS);
+        lu.setThreshold(T(1000) * T(n) * epsilon<T>());
+        if (lu.rank() < size) continue;
+        const VecX<T> x = lu.solve(dS);
+        bool ok = true;
+        for (int a = 0; a < size; ++a) {
+          ok = ok && x(a) >= -tol;
+          lambda(S[a]) = x(a) > T(0) ? x(a) : T(0);
+        }
+        if (!ok) continue;
+      }
+      VecX<T> w = M * lambda + d;
+      bool ok = true;
+      for (int i = 0; i < n; ++i) ok = ok && w(i) >= -tol;
+      if (!ok) continue;
+      for (int a : S) w(a) = T(0);
+      r.status = LcpResult<T>::Solved;
+      r.lambda = lambda;
+      r.zeta_dot = w;
+      r.active = S;
+      r.borderline = true;
+      return true;
+    }
   return false;
 }
 
@@ -134,8 +190,20 @@ LcpResult<T> solve_lcp(const MatX<T>& M, const VecX<T>& d) {
         r.message = "Lemke's method ended on a ray with no λ-part (M is not positive semi-definite?)";
         return r;
       }
+      y /= ymax;
+      // A proof needs dᵀy < 0 beyond rounding. When |dᵀy| is at rounding level the problem sits
+      // on the boundary of solvability (d's component along null(M) ∩ R₊ⁿ is zero in exact
+      // arithmetic, e.g. two contacts with dependent normals and consistent d): the exact problem
+      // may be solvable, so look for a solution among the complementary index sets instead.
+      if (!(d.dot(y) < -r.pivot_tolerance * T(n))) {
+        if (detail::solve_by_enumeration<T>(M, d, r)) return r;
+        r.message = "Lemke's method ended on a ray with dᵀy = " + to_decimal(T(d.dot(y)), 3) +
+                    ", at rounding level: the problem is on the boundary of solvability at this precision" +
+                    (n > detail::kMaxLcpEnumeration ? " (too many contacts to enumerate)" : "");
+        return r;
+      }
       r.status = LcpResult<T>::NoSolution;
-      r.certificate = y / ymax;
+      r.certificate = y;
       return r;
     }
     leaving = basic[best];
@@ -157,7 +225,11 @@ LcpResult<T> solve_lcp(const MatX<T>& M, const VecX<T>& d) {
           r.active.push_back(basic[i] - n);
         }
       std::sort(r.active.begin(), r.active.end());
+      // ζ̇ = Mλ + d, and exactly 0 where λ is basic (its w is nonbasic, so 0 in the basic
+      // solution): complementarity holds exactly, and Mλ + d there is its rounding (checked by
+      // the caller as the residual of ζ̇ = Mλ + d).
       r.zeta_dot = M * r.lambda + d;
+      for (int a : r.active) r.zeta_dot(a) = T(0);
       r.status = LcpResult<T>::Solved;
       return r;
     }

@@ -95,10 +95,30 @@ struct LoopJointDesc {
   std::string file;     // the --loops file it came from (empty: the model file)
 };
 
+// A point contact (RBDA §11.3): between a predecessor A (a body, or the fixed world) and a
+// successor B. The contact point is a point of B (a vertex, given in B's frame); the contact
+// surface is a plane of A through `surface` with unit normal `normal` (both in A's frame: world
+// coordinates when A is the world), pointing from A into B. The contact force n λ (λ ≥ 0) is
+// what A exerts on B. Without `surface` the plane passes through the point's position at the
+// evaluated configuration (φ = 0: the contact is closed).
+struct ContactDesc {
+  std::string name;
+  int pred = -1, succ = -1;        // indices into ModelDesc::bodies, -1 = the fixed world
+  Num3 point{Num::exact(0), Num::exact(0), Num::exact(0)};
+  Num3 normal{Num::exact(0), Num::exact(0), Num::exact(1)};  // normalized when built
+  std::optional<Num3> surface;
+  std::optional<Num> friction;     // Coulomb μ ≥ 0 (§11.7 eq. 11.66-, §11.8)
+  std::optional<Num> restitution;  // e in [0, 1] (eq. 11.65)
+  std::optional<Num> stiffness, damping;  // soft contact K, D ≥ 0 (§11.8, eqs. 11.73-11.74)
+  std::string where;  // field path for messages: "contacts[0]" (model file) or "[0]" (contacts file)
+  std::string file;   // the --contacts file it came from (empty: the model file)
+};
+
 struct ModelDesc {
   std::string name;
   std::vector<BodyDesc> bodies;  // parent index < own index
   std::vector<LoopJointDesc> loop_joints;  // canonical model version 2; empty for a tree
+  std::vector<ContactDesc> contacts;       // canonical model version 2 ("contacts"); or --contacts
   std::string base_name;  // the fixed base's name in the source (a URDF's root link), or empty
   Num3 gravity{Num::exact(0), Num::exact(0), Num::decimal("-9.81")};
   // What the reader ignored or changed on the way in (a URDF's mimic joints, transmissions, ...),
@@ -135,6 +155,19 @@ struct LoopJoint {
   int row = 0;  // its first row in K, k, λ
 };
 
+// A contact built at the precision of T (RBDA §11.3): p = pc(i), s = sc(i) model bodies (after
+// fixed-joint merging; -1 = the world). `point` is in s's body frame, `normal` (unit) and
+// `surface` in p's body frame (world coordinates when p = -1).
+template <class T>
+struct Contact {
+  std::string name;
+  int p = -1, s = -1;
+  Vec3<T> point, normal, surface;
+  bool has_surface = false;
+  bool has_friction = false, has_restitution = false, has_soft = false;
+  T mu = T(0), e = T(0), K = T(0), D = T(0);
+};
+
 template <class T>
 struct Model {
   std::string name;
@@ -156,6 +189,7 @@ struct Model {
   std::vector<ModelNote> notes;      // physics findings that are not errors (see ModelNote)
   std::vector<LoopJoint<T>> loops;   // loop joints, in the order of the description (N_L)
   int nc = 0;                        // n^c = Σ n_k^c, the rows of K
+  std::vector<Contact<T>> contacts;  // point contacts (§11.3), in the order of the description (n_c)
 
   // Gravity as a spatial acceleration of the base, a_g = [0; g]; algorithms use a_0 = -a_g.
   Motion<T> a_grav() const { return Motion<T>(Vec3<T>::Zero(), gravity); }

@@ -462,5 +462,76 @@ TEST_F(Cli, FixtureCompareAndCheckOnLoopModels) {
   }
 }
 
+// eval --contacts end to end on the bundled contact examples (docs/contact.md): the closed forms
+// of tests/contact_test.cpp read back from the JSON with their certified digits.
+TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
+  using nlohmann::json;
+  const std::string dir = src("fixtures/models/contacts/");
+  // A box resting on four corners: q̈ = 0, λ not unique, exactly two basic solutions mg/2 + mg/2.
+  CmdResult r = run("eval " + dir + "box.urdf --floating-base --contacts " + dir + "box_on_ground.contacts.json --state " + dir +
+                    "box_at_rest.state.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json c = json::parse(r.out)["contacts"];
+  EXPECT_EQ(c["status"], "solved");
+  EXPECT_EQ(c["rank"], 3);
+  EXPECT_EQ(c["lambda_uniqueness"], "not_unique");
+  EXPECT_EQ(c["cases"], json::array({"3", "3", "3", "3"}));
+  ASSERT_EQ(c["n_basic_solutions"], 2);
+  ScopedMpfrDigits guard(120);
+  const mpfr mg = from_decimal<mpfr>("2.5") * from_decimal<mpfr>("9.81");
+  for (const json& b : c["basic_solutions"]) {
+    mpfr sum(0);
+    int positive = 0;
+    for (const json& x : b) {
+      sum += from_decimal<mpfr>(x.get<std::string>());
+      positive += from_decimal<mpfr>(x.get<std::string>()) > 0;
+    }
+    EXPECT_EQ(positive, 2);
+    EXPECT_LT(static_cast<double>(abs(mpfr(sum - mg))), 1e-45);
+  }
+  for (const json& x : c["qdd"]) EXPECT_LT(static_cast<double>(abs(from_decimal<mpfr>(x.get<std::string>()))), 1e-45);
+  for (const char* q : {"T", "M", "d", "qdd", "tau_c", "zeta_dot", "lambda"})
+    EXPECT_GE(c["normwise_certified_digits"][q].get<int>(), 45) << q;
+  // q̈'s entries are 0 in exact arithmetic: their values are rounding noise, which entry-wise digits
+  // score 0 (certified-digits.md); norm-wise (above) they are certified against q̈_free's scale.
+
+  // The spinning rod between two planes: no solution, the certificate y = (1, 1), exit 0 (data).
+  r = run("eval " + dir + "rod.urdf --contacts " + dir + "rod_between_planes.contacts.json --state " + dir + "rod_spinning.state.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  c = json::parse(r.out)["contacts"];
+  EXPECT_EQ(c["status"], "no_solution");
+  ASSERT_EQ(c["certificate"].size(), 2u);
+  for (const json& x : c["certificate"]) EXPECT_LT(static_cast<double>(abs(mpfr(from_decimal<mpfr>(x.get<std::string>()) - 1))), 1e-45);
+  EXPECT_TRUE(c["lambda"].is_null());
+  // d1 + d2 = -√2 ω² with ω = 3.
+  const mpfr dsum = from_decimal<mpfr>(c["d"][0].get<std::string>()) + from_decimal<mpfr>(c["d"][1].get<std::string>());
+  EXPECT_LT(static_cast<double>(abs(mpfr(dsum + sqrt(mpfr(2)) * 9))), 1e-45);
+  r = run("eval " + dir + "rod.urdf --contacts " + dir + "rod_between_planes.contacts.json --state " + dir + "rod_still.state.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["contacts"]["status"], "solved");
+
+  // The contacts written into a version-2 model by convert give the same numbers as the file.
+  const std::string v2 = path("pendulum_contacts.json");
+  r = run("convert " + src("fixtures/models/double_pendulum.urdf") + " --contacts " + dir + "double_pendulum_floor.contacts.json --out " + v2);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(slurp_file(v2))["version"], 2);
+  const CmdResult a = run("eval " + v2 + " --state " + dir + "double_pendulum.state.json");
+  const CmdResult b = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --contacts " + dir +
+                          "double_pendulum_floor.contacts.json --state " + dir + "double_pendulum.state.json");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const json ca = json::parse(a.out)["contacts"], cb = json::parse(b.out)["contacts"];
+  for (const char* q : {"T", "Tdot_qd", "M", "d", "lambda", "qdd"}) EXPECT_EQ(ca[q], cb[q]) << q;
+  EXPECT_EQ(ca["names"], json::array({"tip_floor", "tip_wall", "elbow_on_tip"}));
+
+  // Contacts on a closed-loop model: refused, naming the contacts file.
+  const std::string cf = write("c.json", R"([{"link": "crank", "point": [0, 0, 0], "normal": [0, 0, 1]}])");
+  r = run("eval " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " + src("fixtures/models/loops/slider_crank.loops.json") +
+          " --contacts " + cf + " --state " + src("fixtures/models/loops/slider_crank.state.json"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("c.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("closed-loop"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace rbd::test

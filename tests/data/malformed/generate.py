@@ -590,6 +590,44 @@ loops_case("fixture_of_an_unclosable_loop", loop(lambda d: d["predecessor"].upda
            ["loop_joints", "no sample start among 50 closed every loop"], command="fixture",
            note="the pin 40 m above the base, out of the arm's reach: assembly never converges")
 
+# ---- contacts files (--contacts, RBDA ch. 11) ------------------------------------------------------------
+
+GOOD_CONTACT = {"name": "tip", "link": "forearm", "point": [0, 0, "0.3"], "normal": [0, 0, 1]}
+
+
+def contacts_case(id, text, message, note=None, command="eval"):
+    rel = write("contacts/" + id + ".json", text)
+    args = {"eval": ["eval", "{support}/robot.urdf", "--contacts", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
+            "convert": ["convert", "{support}/robot.urdf", "--contacts", "{file}", "--out", "{scratch}/out.json"]}[command]
+    case("contacts-" + id, "contacts", args, [base(rel)] + message, file=rel, also=[], note=note)
+
+
+def contact(edit):
+    d = copy.deepcopy(GOOD_CONTACT)
+    edit(d)
+    return json.dumps([d], indent=1) + "\n"
+
+
+contacts_case("unknown_link", contact(lambda d: d.update(link="forarm")), ["[0].link", "unknown link 'forarm'", "'base' (the fixed base)"])
+contacts_case("base_link", contact(lambda d: d.update(link="base")), ["[0].link", "names the fixed base"])
+contacts_case("zero_normal", contact(lambda d: d.update(normal=[0, "0.0", 0])), ["[0].normal", "expected a non-zero vector"])
+contacts_case("negative_friction", contact(lambda d: d.update(friction="-0.5")), ["[0].friction", "expected a friction coefficient μ ≥ 0"])
+contacts_case("restitution_above_one", contact(lambda d: d.update(restitution=1.5)), ["[0].restitution", "in [0, 1]"])
+contacts_case("negative_stiffness", contact(lambda d: d.update(stiffness=-1)), ["[0].stiffness", "≥ 0"])
+contacts_case("missing_point", contact(lambda d: d.pop("point")), ["[0].point", "missing field"])
+contacts_case("point_of_two", contact(lambda d: d.update(point=[0, 1])), ["[0].point", "expected an array of 3 numbers"])
+contacts_case("normal_word", contact(lambda d: d.update(normal=[0, 0, "up"])), ["[0].normal[2]", "expected a finite decimal number"])
+contacts_case("link_and_bodies", contact(lambda d: d.update(bodies=["upper", "forearm"])), ["[0]", "not both"])
+contacts_case("no_body", contact(lambda d: d.pop("link")), ["[0]", "missing field", "bodies"])
+contacts_case("same_bodies", contact(lambda d: (d.pop("link"), d.update(bodies=["forearm", "forearm"]))), ["[0].bodies", "the same link"])
+contacts_case("welded_bodies", contact(lambda d: (d.pop("link"), d.update(bodies=["forearm", "hand"]))),
+              ["[0]", "rigidly attached"], command="convert")
+contacts_case("world_successor", contact(lambda d: (d.pop("link"), d.update(bodies=["forearm", None]))), ["[0].bodies[1]", "not the world"])
+contacts_case("duplicate_name", json.dumps([GOOD_CONTACT, GOOD_CONTACT]) + "\n", ["[1].name", "duplicate contact name 'tip'"])
+contacts_case("misspelt_key", contact(lambda d: d.update(frictoin=0.5)), ["[0].frictoin", "unknown field"])
+contacts_case("object_without_contacts", json.dumps({"contact": [GOOD_CONTACT]}) + "\n", ["contact", "unknown field", "contacts"])
+contacts_case("not_json", "[{\"name\": \"tip\",", ["expected valid JSON"], command="convert")
+
 # ---- command-line options and output paths ---------------------------------------------------------
 
 PEND_ARGS = ["{support}/pendulum.urdf"]

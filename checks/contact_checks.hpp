@@ -1,0 +1,43 @@
+// Property checks of contact (RBDA ch. 11), each with residual and tolerance (check_result.hpp).
+//
+// On any LCP ζ̇ = Mλ + d (eq. 11.42), for a solution (λ, ζ̇) from anywhere (rbdref's, an engine's):
+//   contacts.complementarity     max(-min λ / sλ, -min ζ̇ / sζ, max|λ_i ζ̇_i| / (sλ sζ))        ≤ k ε
+//                                sλ = max|λ| (1 if 0), sζ = max|M| sλ + max|d| (ζ̇'s summands)
+//   contacts.zeta_dot_equation   max|Mλ + d - ζ̇| / sζ                                        ≤ k ε
+// For a no-solution certificate y:
+//   contacts.no_solution_certificate  max(-min y, max|My| / max|M|, [dᵀy ≥ 0]) with max y = 1  ≤ k ε
+//                                (y ≥ 0, My = 0 and dᵀy < 0 prove that no λ ≥ 0 has ζ̇ ≥ 0: Farkas)
+// On a model with contacts at one state (check_contacts; the solution of contact_dynamics):
+//   contacts.M_positive_semidefinite  -min eig(M) / max|M|                                   ≤ k ε
+//   contacts.zeta_is_T_qd        max|ζ - Tᵀq̇| / (max|T| max|q̇| + 1e-300): ζ from the points'
+//                                velocities, T from the joints' motion subspaces (eq. 11.28)  ≤ k ε
+//   contacts.equation_of_motion  max|H q̈ + C - τ - Tλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ|)  ≤ k ε
+//                                (eq. 11.41; H and C from CRBA and RNEA, q̈ from contact_dynamics)
+//   and the complementarity and zeta_dot_equation checks above, or the certificate's.
+// k = default_k(n).
+#pragma once
+
+#include "checks/check_result.hpp"
+#include "reference/model.hpp"
+
+#include <vector>
+
+namespace rbd {
+
+template <class T>
+std::vector<CheckResult> check_lcp_solution(const MatX<T>& M, const VecX<T>& d, const VecX<T>& lambda, const VecX<T>& zeta_dot, double k);
+template <class T>
+CheckResult check_lcp_certificate(const MatX<T>& M, const VecX<T>& d, const VecX<T>& y, double k);
+template <class T>
+std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau);
+
+#define RBDREF_CONTACT_CHECKS_INSTANTIATE(EXT, T)                                                                          \
+  EXT template std::vector<CheckResult> check_lcp_solution<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
+                                                              double);                                                    \
+  EXT template CheckResult check_lcp_certificate<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, double);               \
+  EXT template std::vector<CheckResult> check_contacts<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&);
+#define RBDREF_CONTACT_CHECKS_EXTERN(T) RBDREF_CONTACT_CHECKS_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_CHECKS_EXTERN)
+#undef RBDREF_CONTACT_CHECKS_EXTERN
+
+}  // namespace rbd

@@ -1,0 +1,399 @@
+// Point contacts (reference/contact.hpp, contact_dynamics.hpp; RBDA §11.1-11.5) against routes
+// that do not share their code:
+//   * t_i = ∂φ_i/∂q (eq. 11.40), ζ = φ̇ (11.38) and Ṫᵀq̇ = φ̈ - tᵀq̈ (11.39) by central differences
+//     along the exact joint flow q ⊕ s q̇ (integrate_q: q̈ = 0 along it), at 100 digits, on random
+//     trees with every joint type and random contacts with the world and between bodies, with a
+//     gap (φ ≠ 0) and in contact;
+//   * T from the body Jacobians (reference/jacobian.hpp, body coordinates) instead of base-frame
+//     motion subspaces; M from a dense LDLᵀ of H instead of the tree's sparse LᵀDL; q̈_free from ABA;
+//   * the LCP's solutions from enumeration of every complementary index set (here, not the
+//     library's), compared on ζ̇, Tλ, q̈ (unique) and on λ where M is positive-definite, at bin50
+//     to 40 digits;
+//   * closed forms: one contact λ = max(0, -d/M) (§11.1); a box resting on four corners (q̈ = 0,
+//     Tλ = C, exactly two basic solutions, λ = mg/2 on either diagonal); a rotating rod between two
+//     planes whose normals give t_2 = -t_1 and d_1 + d_2 = -√2 ω² < 0, the analogue of example 11.1
+//     (no solution; certificate y = (1, 1)).
+#include "checks/random_model.hpp"
+#include "reference/aba.hpp"
+#include "reference/contact_dynamics.hpp"
+#include "reference/integrate.hpp"
+#include "reference/jacobian.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace rbd::test {
+namespace {
+
+template <class T>
+T dec(const char* s) {
+  return from_decimal<T>(s);
+}
+
+Num3 N3(double a, double b, double c) { return {Num::exact(a), Num::exact(b), Num::exact(c)}; }
+
+// Random contacts on a random tree: half with the world (normal in world coordinates), half
+// between two random bodies, every one with a surface point (so φ is a function of q).
+ModelDesc with_random_contacts(ModelDesc d, int count, std::uint64_t seed, bool world_only, bool gap) {
+  std::mt19937_64 g(seed);
+  auto u = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(g); };
+  const int nb = static_cast<int>(d.bodies.size());
+  for (int i = 0; i < count; ++i) {
+    ContactDesc c;
+    c.name = "c" + std::to_string(i);
+    c.where = "contacts[" + std::to_string(i) + "]";
+    c.succ = static_cast<int>(u(0, nb - 1e-9));
+    c.pred = (world_only || i % 2 == 0) ? -1 : static_cast<int>(u(0, nb - 1e-9));
+    if (c.pred == c.succ) c.pred = -1;
+    c.point = N3(u(-0.5, 0.5), u(-0.5, 0.5), u(-0.5, 0.5));
+    c.normal = N3(u(-1, 1), u(-1, 1), u(-1, 1));
+    if (gap) c.surface = N3(u(-1, 1), u(-1, 1), u(-1, 1));
+    d.contacts.push_back(c);
+  }
+  return d;
+}
+
+template <class T>
+VecX<T> vec(const std::vector<double>& v) {
+  VecX<T> x(v.size());
+  for (size_t i = 0; i < v.size(); ++i) x(i) = T(v[i]);
+  return x;
+}
+
+// A tree whose contacts all build (a contact whose two sides merge into one body is refused by
+// build_model; such draws are skipped).
+template <class T>
+bool build(const ModelDesc& d, Model<T>& m) {
+  try {
+    m = build_model<T>(d);
+    return true;
+  } catch (const ModelError&) {
+    return false;
+  }
+}
+
+// ---- kinematics ----
+
+TEST(ContactKinematics, NormalGapRateAndVelocityProductTermByFiniteDifferences) {
+  using T = bin100;
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    TreeSpec spec;
+    spec.nb = 3 + static_cast<int>(seed % 5);
+    spec.branching = seed % 2 ? 1.0 : 2.0;
+    spec.floating_base = seed % 3 == 0;
+    const ModelDesc d = with_random_contacts(random_tree(spec, seed), 4, seed * 7 + 1, false, true);
+    Model<T> m;
+    if (!build<T>(d, m)) continue;
+    const RandomState st = random_state(build_model<double>(d), seed, 2.0);
+    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd);
+    const ContactKinematics<T> ck = contact_kinematics<T>(m, q, qd);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const double scale = max_abs(ck.Tn) + max_abs(ck.Tdot_qd) + 1;
+    // ζ from the point velocities equals Tᵀq̇ from the motion subspaces (eq. 11.28).
+    EXPECT_LE(max_abs(VecX<T>(ck.Tn.transpose() * qd - ck.zeta)), 1e-90 * scale);
+    // t_i = ∂φ_i/∂q along each DoF's flow; φ̇ = ζ and φ̈ = Ṫᵀq̇ along q̇'s flow (q̈ = 0).
+    const T h = dec<T>("1e-30");
+    for (int k = 0; k < m.nv; ++k) {
+      VecX<T> e = VecX<T>::Zero(m.nv);
+      e(k) = T(1);
+      const VecX<T> pp = contact_kinematics<T>(m, integrate_q<T>(m, q, e, h), qd).phi;
+      const VecX<T> pm = contact_kinematics<T>(m, integrate_q<T>(m, q, e, T(-h)), qd).phi;
+      const VecX<T> grad = (pp - pm) / (T(2) * h);
+      EXPECT_LE(max_abs(VecX<T>(grad - ck.Tn.row(k).transpose())), 1e-45 * scale) << "DoF " << k;
+    }
+    const VecX<T> pp = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, h), qd).phi;
+    const VecX<T> pm = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, T(-h)), qd).phi;
+    EXPECT_LE(max_abs(VecX<T>((pp - pm) / (T(2) * h) - ck.zeta)), 1e-45 * scale) << "φ̇ = ζ";
+    const VecX<T> phidd = (pp - T(2) * ck.phi + pm) / (h * h);
+    EXPECT_LE(max_abs(VecX<T>(phidd - ck.Tdot_qd)), 1e-25 * scale) << "φ̈ = Ṫᵀq̇: " << phidd.transpose() << " vs "
+                                                                    << ck.Tdot_qd.transpose();
+    // ζ̇ along the flow (the rate of tᵀq̇ with q̇ held: q̈ = 0) is Ṫᵀq̇ too.
+    const VecX<T> zp = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, h), qd).zeta;
+    const VecX<T> zm = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, T(-h)), qd).zeta;
+    EXPECT_LE(max_abs(VecX<T>((zp - zm) / (T(2) * h) - ck.Tdot_qd)), 1e-45 * scale) << "ζ̇ = Ṫᵀq̇";
+    ++checked;
+  }
+  EXPECT_GE(checked, 18);
+}
+
+// T through the body Jacobians (body coordinates, reference/jacobian.hpp): t_i = J_Bᵀ (BX0* n̂) -
+// J_Aᵀ (AX0* n̂), against contact_kinematics' base-frame motion subspaces.
+template <class T>
+void expect_T_from_jacobians(const Model<T>& m, const VecX<T>& q, const ContactKinematics<T>& ck) {
+  const TreeKinematics<T> k = kinematics<T>(m, q, VecX<T>::Zero(m.nv));
+  for (size_t i = 0; i < m.contacts.size(); ++i) {
+    VecX<T> t = VecX<T>::Zero(m.nv);
+    const Contact<T>& c = m.contacts[i];
+    if (c.s >= 0) t += body_jacobian<T>(m, q, c.s).transpose() * k.X0[c.s].apply_force(ck.n_hat[i]).c;
+    if (c.p >= 0) t -= body_jacobian<T>(m, q, c.p).transpose() * k.X0[c.p].apply_force(ck.n_hat[i]).c;
+    EXPECT_LE(max_abs(VecX<T>(t - ck.Tn.col(i))), tol<T>(1000) * (max_abs(t) + 1)) << "contact " << i;
+  }
+}
+
+// ---- the LCP against enumeration ----
+
+template <class T>
+struct Enumerated {
+  std::vector<VecX<T>> lambdas;  // every complementary solution found (one per index set)
+};
+
+template <class T>
+Enumerated<T> enumerate(const MatX<T>& M, const VecX<T>& d, double tol_rel) {
+  const int n = static_cast<int>(d.size());
+  const double scale = std::max(1.0, std::max(max_abs(M), max_abs(d)));
+  Enumerated<T> out;
+  for (unsigned mask = 0; mask < (1u << n); ++mask) {
+    std::vector<int> S;
+    for (int i = 0; i < n; ++i)
+      if (mask & (1u << i)) S.push_back(i);
+    VecX<T> lambda = VecX<T>::Zero(n);
+    if (!S.empty()) {
+      MatX<T> MSS(S.size(), S.size());
+      VecX<T> dS(S.size());
+      for (size_t a = 0; a < S.size(); ++a) {
+        dS(a) = -d(S[a]);
+        for (size_t b = 0; b < S.size(); ++b) MSS(a, b) = M(S[a], S[b]);
+      }
+      const VecX<T> x = MSS.completeOrthogonalDecomposition().solve(dS);
+      if (max_abs(VecX<T>(MSS * x - dS)) > tol_rel * scale) continue;
+      for (size_t a = 0; a < S.size(); ++a) lambda(S[a]) = x(a);
+    }
+    const VecX<T> w = M * lambda + d;
+    bool ok = true;
+    for (int i = 0; i < n; ++i) ok = ok && lambda(i) >= T(-tol_rel * scale) && w(i) >= T(-tol_rel * scale);
+    if (ok) out.lambdas.push_back(lambda);
+  }
+  return out;
+}
+
+// Relative agreement in digits of two vectors (against max|b|, floored at `floor`).
+template <class T>
+double digits(const VecX<T>& a, const VecX<T>& b, double floor = 0) {
+  const double err = max_abs(VecX<T>(a - b));
+  const double s = std::max(max_abs(b), floor);
+  if (err == 0) return 100;
+  return -std::log10(err / s);
+}
+
+template <class T>
+void check_against_enumeration(double min_digits, int n_models) {
+  int solved = 0, unsolvable = 0, nonunique = 0;
+  for (std::uint64_t seed = 100; seed < 100 + static_cast<std::uint64_t>(n_models); ++seed) {
+    TreeSpec spec;
+    spec.nb = 2 + static_cast<int>(seed % 6);
+    spec.branching = seed % 2 ? 1.0 : 2.0;
+    spec.floating_base = seed % 4 == 0;
+    const int nc = 1 + static_cast<int>(seed % 7);
+    const ModelDesc d = with_random_contacts(random_tree(spec, seed), nc, seed * 3 + 5, seed % 3 != 0, false);
+    Model<T> m;
+    if (!build<T>(d, m)) continue;
+    const RandomState st = random_state(build_model<double>(d), seed, 1.5);
+    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd), tau = vec<T>(st.tau);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+    ASSERT_TRUE(r.ok) << r.message;
+    expect_T_from_jacobians<T>(m, q, r.ck);
+    // M and q̈_free by other routes: a dense LDLᵀ of H, and ABA.
+    const MatX<T> H = crba<T>(m, q);
+    const Eigen::LDLT<MatX<T>> ldlt(H);
+    const MatX<T> M2 = r.ck.Tn.transpose() * ldlt.solve(r.ck.Tn);
+    const AbaResult<T> fd = aba<T>(m, q, qd, tau);
+    ASSERT_TRUE(fd.ok);
+    EXPECT_GE(digits<T>(r.M.reshaped(), M2.reshaped()), min_digits) << "M";
+    EXPECT_GE(digits<T>(r.qdd_free, fd.qdd), min_digits) << "q̈_free";
+    const VecX<T> d2 = r.ck.Tn.transpose() * fd.qdd + r.ck.Tdot_qd;
+    EXPECT_GE(digits<T>(r.d, d2), min_digits) << "d";
+    // Symmetric PSD by construction.
+    EXPECT_EQ(max_abs(MatX<T>(r.M - r.M.transpose())), 0.0);
+    const Enumerated<T> en = enumerate<T>(M2, d2, 1e3 * static_cast<double>(epsilon<T>()) * 1e3);
+    if (en.lambdas.empty()) {
+      ++unsolvable;
+      ASSERT_EQ(r.lcp.status, LcpResult<T>::NoSolution) << r.lcp.message;
+      // The QP of eq. 11.44 finds its constraints inconsistent, with a certificate of its own.
+      ASSERT_EQ(r.qp.status, ContactQp<T>::NoSolution) << r.qp.message;
+      EXPECT_GE(static_cast<double>(r.qp.certificate.minCoeff()), 0.0);
+      EXPECT_LE(max_abs(VecX<T>(r.M * r.qp.certificate)), tol<T>(1e4) * (max_abs(r.M) + 1));
+      EXPECT_LT(static_cast<double>(T(r.d.dot(r.qp.certificate))), 0.0);
+      const VecX<T>& y = r.lcp.certificate;
+      EXPECT_GE(static_cast<double>(y.minCoeff()), 0.0);
+      EXPECT_LE(max_abs(VecX<T>(r.M * y)), tol<T>(1e4) * (max_abs(r.M) + 1));
+      EXPECT_LT(static_cast<double>(T(r.d.dot(y))), 0.0);
+      continue;
+    }
+    ASSERT_EQ(r.lcp.status, LcpResult<T>::Solved) << r.lcp.message;
+    ASSERT_EQ(r.qp.status, ContactQp<T>::Solved) << r.qp.message;
+    ++solved;
+    // Eq. 11.44 by the dual active-set method: the same q̈ and Tλ, and its multipliers give eq.
+    // 11.43 the same minimum.
+    EXPECT_GE(digits<T>(r.qp.qdd, r.qdd, max_abs(r.qdd_free)), min_digits) << "QP q̈";
+    EXPECT_GE(digits<T>(VecX<T>(r.ck.Tn * r.qp.lambda), r.tau_c, max_abs(r.ck.Tn) * max_abs(r.lcp.lambda)), min_digits) << "QP Tλ";
+    EXPECT_GE(static_cast<double>(r.qp.lambda.minCoeff()), 0.0);
+    const double zfloor = max_abs(r.M) * max_abs(r.lcp.lambda) + max_abs(r.d);
+    const double tfloor = max_abs(r.ck.Tn) * max_abs(r.lcp.lambda);
+    for (const VecX<T>& lam : en.lambdas) {
+      EXPECT_GE(digits<T>(r.lcp.zeta_dot, VecX<T>(M2 * lam + d2), zfloor), min_digits) << "ζ̇";
+      EXPECT_GE(digits<T>(r.tau_c, VecX<T>(r.ck.Tn * lam), tfloor), min_digits) << "Tλ";
+      EXPECT_GE(digits<T>(r.qdd, VecX<T>(fd.qdd + ldlt.solve(VecX<T>(r.ck.Tn * lam))), max_abs(fd.qdd)), min_digits) << "q̈";
+      if (r.lambda_unique) EXPECT_GE(digits<T>(r.lcp.lambda, lam), min_digits) << "λ";
+    }
+    if (!r.lambda_unique) {
+      ++nonunique;
+      EXPECT_LT(r.rank, nc);
+      // Every basic solution listed is a solution, and Lemke's λ is one of them.
+      EXPECT_GE(r.basic_solutions.size(), 1u);
+      bool found = false;
+      for (const VecX<T>& b : r.basic_solutions) {
+        EXPECT_GE(static_cast<double>(b.minCoeff()), 0.0);
+        EXPECT_GE(static_cast<double>(VecX<T>(r.M * b + r.d).minCoeff()), -tol<T>(1e4) * (zfloor + 1));
+        found = found || digits<T>(b, r.lcp.lambda) >= min_digits;
+      }
+      EXPECT_TRUE(found) << "Lemke's λ is not among the basic solutions";
+    } else {
+      EXPECT_EQ(r.rank, nc);
+    }
+  }
+  EXPECT_GE(solved, n_models / 3);
+  EXPECT_GE(nonunique, 1);
+  std::cout << "[ contacts ] solved " << solved << ", without solution " << unsolvable << ", λ not unique " << nonunique << "\n";
+}
+
+TEST(ContactLcp, MatchesEnumerationAtDouble) { check_against_enumeration<double>(8, 120); }
+TEST(ContactLcp, MatchesEnumerationAtBin50To40Digits) { check_against_enumeration<bin50>(40, 60); }
+
+// ---- closed forms ----
+
+// One free body (a box 2a x 2b x 2c, mass m, COM at its frame origin) on a free joint.
+ModelDesc box(double a, double b, double c, double mass) {
+  ModelDesc d;
+  d.name = "box";
+  BodyDesc bd;
+  bd.name = "box";
+  bd.where = "bodies[0]";
+  bd.joint.name = "root";
+  bd.joint.type = JointType::Free;
+  bd.inertial.mass = Num::exact(mass);
+  bd.inertial.I = {Num::exact(mass * (b * b + c * c) / 3), Num::exact(mass * (a * a + c * c) / 3),
+                   Num::exact(mass * (a * a + b * b) / 3), Num::exact(0), Num::exact(0), Num::exact(0)};
+  d.bodies.push_back(bd);
+  return d;
+}
+
+template <class T>
+class ContactClosedForm : public ::testing::Test {};
+TYPED_TEST_SUITE(ContactClosedForm, Scalars);
+
+// Box resting on four corners of its bottom face on the ground z = 0 (normal +z), at rest,
+// gravity -g z: the contacts hold it, q̈ = 0 and Tλ = C. M has rank 3 (z, roll, pitch), λ is not
+// unique; a basic solution has strictly positive λ on independent normals, and with the COM over
+// the face's centre the only ones are the two diagonal pairs, λ = mg/2 each.
+TYPED_TEST(ContactClosedForm, BoxRestingOnFourCorners) {
+  using T = TypeParam;
+  ModelDesc d = box(0.3, 0.2, 0.1, 2.5);
+  const double cx[4] = {0.3, -0.3, -0.3, 0.3}, cy[4] = {0.2, 0.2, -0.2, -0.2};
+  for (int i = 0; i < 4; ++i) {
+    ContactDesc c;
+    c.name = "corner" + std::to_string(i);
+    c.succ = 0;
+    c.point = N3(cx[i], cy[i], -0.1);
+    c.normal = N3(0, 0, 1);
+    d.contacts.push_back(c);
+  }
+  const Model<T> m = build_model<T>(d);
+  VecX<T> q = VecX<T>::Zero(7), qd = VecX<T>::Zero(6), tau = VecX<T>::Zero(6);
+  q(0) = T(1);
+  q(6) = dec<T>("0.1");
+  const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+  ASSERT_EQ(r.lcp.status, LcpResult<T>::Solved);
+  for (const std::string& c : r.cases) EXPECT_EQ(c, "3");
+  EXPECT_EQ(r.rank, 3);
+  EXPECT_FALSE(r.lambda_unique);
+  EXPECT_LE(max_abs(r.qdd), tol<T>(100));
+  const T mg = dec<T>("2.5") * dec<T>("9.81");
+  EXPECT_LE(static_cast<double>(abs(T(r.lcp.lambda.sum() - mg))), tol<T>(100) * 25);
+  ASSERT_EQ(r.basic_solutions.size(), 2u);
+  for (const VecX<T>& b : r.basic_solutions) {
+    int pos = 0;
+    for (int i = 0; i < 4; ++i)
+      if (b(i) > T(0)) {
+        ++pos;
+        EXPECT_LE(static_cast<double>(abs(T(b(i) - mg / T(2)))), tol<T>(100) * 25);
+      }
+    EXPECT_EQ(pos, 2);
+    EXPECT_TRUE((b(0) > T(0) && b(2) > T(0)) || (b(1) > T(0) && b(3) > T(0))) << "a diagonal pair";
+  }
+}
+
+// One contact: λ = max(0, -d/M) (§11.1), on random trees, pushing and pulling.
+TYPED_TEST(ContactClosedForm, OneContactLambdaIsMinusDOverM) {
+  using T = TypeParam;
+  int pulled = 0, pushed = 0;
+  for (std::uint64_t seed = 300; seed < 330; ++seed) {
+    TreeSpec spec;
+    spec.nb = 3;
+    const ModelDesc d = with_random_contacts(random_tree(spec, seed), 1, seed, true, false);
+    Model<T> m;
+    if (!build<T>(d, m)) continue;
+    const RandomState st = random_state(build_model<double>(d), seed);
+    const ContactDynamics<T> r = contact_dynamics<T>(m, vec<T>(st.q), vec<T>(st.qd), vec<T>(st.tau));
+    ASSERT_EQ(r.lcp.status, LcpResult<T>::Solved);
+    const T want = r.d(0) < T(0) ? T(-r.d(0) / r.M(0, 0)) : T(0);
+    (r.d(0) < T(0) ? pushed : pulled)++;
+    EXPECT_LE(static_cast<double>(abs(T(r.lcp.lambda(0) - want))), tol<T>(100) * (static_cast<double>(abs(want)) + 1));
+  }
+  EXPECT_GE(pushed, 5);
+  EXPECT_GE(pulled, 5);
+}
+
+// A rod of half-length 1 on a revolute joint about z, spinning at ω, its tips x1 = (1, 0, 0) and
+// x2 = (-1, 0, 0) against world planes with normals n1 = (1, 1, 0)/√2 and n2 = (-1, 1, 0)/√2.
+// t1 = (x1 × n1)_z = 1/√2 = -t2, so M = [m -m; -m m] with m = 1/(2 I), singular; with ẍ^vp = -ω² x,
+// d1 + d2 = n1·ẍ1 + n2·ẍ2 = -ω² (n1·x1 + n2·x2) = -√2 ω². For ω ≠ 0 no λ ≥ 0 gives ζ̇ ≥ 0 (the
+// analogue of example 11.1's narrowing slot): certificate y = (1, 1). At ω = 0, d1 + d2 = 0 and
+// a solution exists.
+TYPED_TEST(ContactClosedForm, SpinningRodBetweenTwoPlanesHasNoSolution) {
+  using T = TypeParam;
+  ModelDesc d;
+  BodyDesc bd;
+  bd.name = "rod";
+  bd.joint.name = "hinge";
+  bd.joint.type = JointType::Revolute;
+  bd.joint.axis = N3(0, 0, 1);
+  bd.inertial.mass = Num::exact(1);
+  bd.inertial.I = {Num::exact(0.01), Num::exact(0.3), Num::exact(0.3), Num::exact(0), Num::exact(0), Num::exact(0)};
+  d.bodies.push_back(bd);
+  d.gravity = N3(0, 0, 0);
+  for (int i = 0; i < 2; ++i) {
+    ContactDesc c;
+    c.name = i ? "tip2" : "tip1";
+    c.succ = 0;
+    c.point = N3(i ? -1 : 1, 0, 0);
+    c.normal = N3(i ? -1 : 1, 1, 0);
+    d.contacts.push_back(c);
+  }
+  const Model<T> m = build_model<T>(d);
+  VecX<T> q(1), qd(1), tau(1);
+  q << T(0);
+  tau << dec<T>("0.7");
+  qd << dec<T>("3");
+  ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+  const T s2 = sqrt(T(2));
+  EXPECT_LE(static_cast<double>(abs(T(r.ck.Tn(0, 0) - T(1) / s2))), tol<T>(10));
+  EXPECT_LE(static_cast<double>(abs(T(r.ck.Tn(0, 1) + T(1) / s2))), tol<T>(10));
+  EXPECT_LE(static_cast<double>(abs(T(r.d(0) + r.d(1) + s2 * T(9)))), tol<T>(1000));
+  EXPECT_EQ(r.rank, 1);
+  ASSERT_EQ(r.lcp.status, LcpResult<T>::NoSolution);
+  ASSERT_EQ(r.qp.status, ContactQp<T>::NoSolution);
+  EXPECT_LE(max_abs(VecX<T>(r.qp.certificate - VecX<T>::Ones(2))), tol<T>(100));
+  EXPECT_LE(static_cast<double>(abs(T(r.lcp.certificate(0) - T(1)))), tol<T>(100));
+  EXPECT_LE(static_cast<double>(abs(T(r.lcp.certificate(1) - T(1)))), tol<T>(100));
+  qd << T(0);
+  r = contact_dynamics<T>(m, q, qd, tau);
+  ASSERT_EQ(r.lcp.status, LcpResult<T>::Solved);
+  EXPECT_LE(max_abs(r.qdd), tol<T>(100));  // the planes wedge it: τ is balanced
+}
+
+}  // namespace
+}  // namespace rbd::test
