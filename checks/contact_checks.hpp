@@ -14,6 +14,13 @@
 //   contacts.equation_of_motion  max|H q̈ + C - τ - Tλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ|)  ≤ k ε
 //                                (eq. 11.41; H and C from CRBA and RNEA, q̈ from contact_dynamics)
 //   and the complementarity and zeta_dot_equation checks above, or the certificate's.
+// The impulsive step (check_impact, §11.7; contact_impulse.hpp):
+//   impact.momentum_balance      max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|)                    ≤ k ε  (eq. 11.57)
+//   impact.restitution           max over contacts receiving an impulse of |ζ⁺ + e ζ⁻| (and, for a
+//                                sticking contact, |ζ_x⁺|, |ζ_y⁺|) / max(|ζ⁻|, |ζ_t⁻|)          ≤ k ε  (eqs. 11.64, 11.71)
+//   impact.complementarity       the LCP's on w = Mλ + (1 + E)ζ⁻ (frictionless)
+//   impact.kinetic_energy_does_not_increase  max(0, T⁺ - T⁻) / T⁻   (frictionless, one e for all) ≤ k ε
+//   impact.kinetic_energy_conserved          |T⁺ - T⁻| / T⁻          (frictionless, every e = 1)  ≤ k ε
 // k = default_k(n).
 #pragma once
 
@@ -30,12 +37,15 @@ template <class T>
 CheckResult check_lcp_certificate(const MatX<T>& M, const VecX<T>& d, const VecX<T>& y, double k);
 template <class T>
 std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau);
+template <class T>
+std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd);
 
 #define RBDREF_CONTACT_CHECKS_INSTANTIATE(EXT, T)                                                                          \
   EXT template std::vector<CheckResult> check_lcp_solution<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                                               double);                                                    \
   EXT template CheckResult check_lcp_certificate<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, double);               \
-  EXT template std::vector<CheckResult> check_contacts<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&);
+  EXT template std::vector<CheckResult> check_contacts<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&); \
+  EXT template std::vector<CheckResult> check_impact<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
 #define RBDREF_CONTACT_CHECKS_EXTERN(T) RBDREF_CONTACT_CHECKS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_CHECKS_EXTERN)
 #undef RBDREF_CONTACT_CHECKS_EXTERN

@@ -4,6 +4,7 @@
 #include "checks/contact_checks.hpp"
 #include "checks/properties_impl.hpp"
 #include "reference/contact_dynamics.hpp"
+#include "reference/contact_impulse.hpp"
 #include "reference/crba.hpp"
 #include "reference/rnea.hpp"
 
@@ -87,6 +88,64 @@ std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q,
     out.push_back(check_lcp_certificate<T>(r.M, r.d, r.lcp.certificate, k));
   } else {
     out.push_back(make_check("contacts.lcp", T(1), 0.0, "the LCP solver failed: " + r.lcp.message));
+  }
+  return out;
+}
+
+template <class T>
+std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd) {
+  using detail::max_abs;
+  using std::abs;
+  std::vector<CheckResult> out;
+  const int nc = static_cast<int>(model.contacts.size());
+  const double k = default_k(model.nv + static_cast<Eigen::Index>(3 * nc));
+  const ContactImpact<T> r = contact_impact<T>(model, q, qd);
+  if (!r.ok) {
+    out.push_back(make_check("impact.solved", T(1), 0.0, r.message));
+    return out;
+  }
+  const MatX<T> H = crba<T>(model, q);
+  out.push_back(make_check("impact.momentum_balance",
+                           detail::ratio<T>(max_abs(VecX<T>(H * r.dqd - r.u)), T(max_abs(H) * max_abs(r.dqd) + max_abs(r.u))),
+                           tolerance<T>(k), "max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|), u = Tλ (eqs. 11.57-11.58)"));
+  const T zs = std::max(max_abs(r.zeta_minus), max_abs(r.tangential_minus));
+  T res(0);
+  for (int i = 0, j = 0; i < nc; ++i) {
+    const Contact<T>& c = model.contacts[i];
+    const bool sticking = r.frictional && c.has_friction;
+    const T ln = r.frictional ? r.lambda(j + (sticking ? 2 : 0)) : r.lambda(i);
+    if (r.frictional) j += sticking ? 3 : 1;
+    if (!(ln > T(0)) && !sticking) continue;
+    res = std::max(res, T(abs(T(r.zeta_plus(i) + c.e * r.zeta_minus(i)))));
+    if (sticking) {
+      res = std::max(res, T(abs(r.tangential_plus(2 * i))));
+      res = std::max(res, T(abs(r.tangential_plus(2 * i + 1))));
+    }
+  }
+  out.push_back(make_check("impact.restitution", detail::ratio<T>(res, zs), tolerance<T>(k),
+                           "max |ζ⁺ + e ζ⁻| over contacts receiving an impulse (and |ζ_x⁺|, |ζ_y⁺| where sticking) / max|ζ⁻| "
+                           "(eqs. 11.64, 11.71)"));
+  if (!r.frictional) {
+    VecX<T> w = r.lcp.zeta_dot;
+    MatX<T> M = r.ck.Tn.transpose() * H.ldlt().solve(r.ck.Tn);
+    VecX<T> d(nc);
+    for (int i = 0; i < nc; ++i) d(i) = (T(1) + model.contacts[i].e) * r.zeta_minus(i);
+    std::vector<CheckResult> lc = check_lcp_solution<T>(M, d, r.lambda, w, k);
+    for (CheckResult& c : lc) c.name = "impact." + c.name.substr(std::string("contacts.").size());
+    out.insert(out.end(), lc.begin(), lc.end());
+    bool same_e = true, all_elastic = true;
+    for (const Contact<T>& c : model.contacts) {
+      same_e = same_e && c.e == model.contacts[0].e;
+      all_elastic = all_elastic && c.e == T(1);
+    }
+    const T dT = r.kinetic_plus - r.kinetic_minus;
+    const T Ts = r.kinetic_minus > T(0) ? r.kinetic_minus : T(1);
+    if (same_e)
+      out.push_back(make_check("impact.kinetic_energy_does_not_increase", T((dT > T(0) ? dT : T(0)) / Ts), tolerance<T>(k),
+                               "max(0, T⁺ - T⁻) / T⁻ (one e ≤ 1 for every contact: ΔT = -(1 - e)/(2(1 + e)) λᵀMλ ≤ 0); ΔT = " +
+                                   to_decimal(dT, 3)));
+    if (all_elastic)
+      out.push_back(make_check("impact.kinetic_energy_conserved", T(abs(dT) / Ts), tolerance<T>(k), "|T⁺ - T⁻| / T⁻ (every e = 1)"));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // Reference values of one state (certify/evaluate.hpp) at precision P, certified against a wider
 // precision, plus the property checks (checks/properties.hpp) at P. Output: one JSON document
 // (format "rbdref.eval", docs/formats.md) on stdout, or written atomically to FILE.
+#include "checks/contact_checks.hpp"
 #include "checks/properties.hpp"
 #include "cli/commands.hpp"
 #include "certify/evaluate.hpp"
@@ -19,6 +20,7 @@ namespace {
 struct EvalOptions {
   std::string model, state, precision = "bin50", out;
   std::string actuated;  // --actuated: comma-separated DoF names, or "all" (closed-loop ID, §8.12)
+  bool impact = false;   // --impact: the impulsive step of the contacts (§11.7)
   ModelOptions mo;
 };
 
@@ -28,12 +30,17 @@ using ojson = nlohmann::ordered_json;
 struct RunChecks {
   const ModelDesc& desc;
   const StateDesc& state;
+  bool impact;
   std::vector<CheckResult>& out;
   template <class T>
   void operator()() const {
     const Model<T> m = build_model<T>(desc);
     out = check_all<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.qdd), to_vec<T>(state.tau),
                       to_vecs<T>(state.tau_loops));
+    if (impact) {
+      const std::vector<CheckResult> ic = check_impact<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd));
+      out.insert(out.end(), ic.begin(), ic.end());
+    }
   }
 };
 
@@ -48,6 +55,8 @@ int run_eval(const EvalOptions& o) {
   const Model<double> layout = model_layout(lm.desc);
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
+  if (o.impact && layout.contacts.empty())
+    throw InputError("--impact", "", "needs contacts (a contacts file with --contacts, or a version-2 model with contacts)");
   if (layout.nc > 0 && !layout.contacts.empty())
     throw InputError(o.mo.contacts.empty() ? o.model : o.mo.contacts, "contacts",
                      "contacts on a closed-loop model are not supported yet (the contact LCP over the loop-constrained "
@@ -90,9 +99,9 @@ int run_eval(const EvalOptions& o) {
   const Precision pc = p->check();
   std::vector<CheckResult> checks;
   try {  // a number the precision cannot represent (1e400 at double) is bad input, named
-    ev = evaluate(*p, lm.desc, state, actuated);
-    hi = evaluate(pc, lm.desc, state, actuated);
-    with_precision(*p, RunChecks{lm.desc, state, checks});
+    ev = evaluate(*p, lm.desc, state, actuated, o.impact);
+    hi = evaluate(pc, lm.desc, state, actuated, o.impact);
+    with_precision(*p, RunChecks{lm.desc, state, o.impact, checks});
   } catch (const ModelError& e) {
     throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
   }
@@ -213,10 +222,18 @@ int run_eval(const EvalOptions& o) {
     cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
     ojson cdig, cnorm;
     ojson basic = ojson::array(), basic_dig = ojson::array();
+    ojson imp, idig, inorm;
     for (const Quantity& q : ev.contact_quantities) {
       if (q.name.rfind("basic_solutions[", 0) == 0) {
         basic.push_back(shaped(q, q.values));
         basic_dig.push_back(shaped(q, q.digits));
+        continue;
+      }
+      if (q.name.rfind("impact.", 0) == 0) {
+        const std::string n = q.name.substr(7);
+        imp[n] = shaped(q, q.values);
+        idig[n] = shaped(q, q.digits);
+        inorm[n] = q.normwise_digits;
         continue;
       }
       cj[q.name] = shaped(q, q.values);
@@ -229,6 +246,23 @@ int run_eval(const EvalOptions& o) {
     }
     cj["certified_digits"] = cdig;
     cj["normwise_certified_digits"] = cnorm;
+    if (S.impact.present) {
+      const ContactSummary::Impact& I = S.impact;
+      ojson ij;
+      ij["model"] = I.frictional ? "sticking impact, RBDA eqs. 11.66-11.72: every contact collides, tangential motion stopped at "
+                                   "frictional contacts, ζ_z⁺ = -e ζ_z⁻; λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻"
+                                 : "frictionless Newton impact, RBDA §11.7: w = Mλ + (1 + E)ζ⁻ ≥ 0, λ ≥ 0, λᵀw = 0; u = Tλ = H Δq̇";
+      ij["status"] = I.ok ? "solved" : "failed";
+      ij["message"] = I.message.empty() ? ojson(nullptr) : ojson(I.message);
+      ij["receiving_impulse"] = I.receiving;
+      if (I.frictional) ij["in_friction_cone"] = I.in_cone;
+      if (!I.energy_change.empty()) ij["kinetic_energy_change"] = I.energy_change;
+      if (!I.energy_change_closed_form.empty()) ij["kinetic_energy_change_closed_form"] = I.energy_change_closed_form;
+      for (auto it = imp.begin(); it != imp.end(); ++it) ij[it.key()] = it.value();
+      ij["certified_digits"] = idig;
+      ij["normwise_certified_digits"] = inorm;
+      cj["impact"] = ij;
+    }
     doc["contacts"] = cj;
   }
   doc["certified_digits"] = digits;
@@ -295,6 +329,8 @@ Run add_eval(CLI::App& app) {
   sub->add_option("--actuated", o->actuated,
                   "Closed-loop inverse dynamics (RBDA §8.12) at the state's qdd: the actuated DoFs, comma-separated names "
                   "(as in the output's dofs) or all");
+  sub->add_flag("--impact", o->impact,
+                "With contacts: the impulsive step at the state's qd (RBDA §11.7): impulses, post-impact qd, energy change");
   o->mo.add_to(sub, true);
   return [o] { return run_eval(*o); };
 }

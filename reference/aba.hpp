@@ -27,6 +27,8 @@ struct AbaResult {
   VecX<T> qdd;         // (nv)
   bool ok = true;      // every D_i positive-definite
   int failed_at = -1;  // body whose D_i was not
+  std::vector<Mat6<T>> IA;  // articulated-body inertias I_i^A, body coordinates (NB), when ok: the
+                            // inertia of body i as the handle of the subtree it supports (eq. 11.56)
 };
 
 template <class T>
@@ -75,6 +77,7 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
     r.qdd.segment(model.iv[i], model.nvi[i]) = qddi;
     a[i] = ap + Motion<T>(Vec6<T>(k.S[i] * qddi));
   }
+  r.IA = std::move(IA);  // not read by the forward pass
   return r;
 }
 

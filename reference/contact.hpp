@@ -31,6 +31,7 @@
 // the tests check t = ∂φ/∂q and Ṫᵀq̇ = d/dt(tᵀq̇) - tᵀq̈ by finite differences along the motion.
 #pragma once
 
+#include "reference/jcalc.hpp"
 #include "reference/kinematics.hpp"
 
 #include <vector>
@@ -45,6 +46,11 @@ struct ContactKinematics {
   VecX<T> zeta;                // ζ_i = t_iᵀ q̇ (eq. 11.28), n_c
   std::vector<Vec3<T>> x, n;   // contact point and unit normal, base coordinates (n_c)
   std::vector<Force<T>> n_hat; // n̂_i = [x × n; n], base coordinates (n_c)
+  // Tangent directions (§11.7's n_x, n_y): e_x = the coordinate axis of A's frame least aligned
+  // with n, projected off it (fixed in A), e_y = n × e_x; Tt's columns 2i, 2i+1 are t_x, t_y of
+  // contact i, built as t_i from n̂_x = [x × e_x; e_x], n̂_y (n x 2 n_c).
+  std::vector<Vec3<T>> ex, ey;
+  MatX<T> Tt;
 };
 
 template <class T>
@@ -76,6 +82,7 @@ ContactKinematics<T> contact_kinematics(const Model<T>& model, const VecX<T>& q,
   };
   ContactKinematics<T> out;
   out.Tn = MatX<T>::Zero(model.nv, nc);
+  out.Tt = MatX<T>::Zero(model.nv, 2 * nc);
   out.Tdot_qd = VecX<T>::Zero(nc);
   out.phi = VecX<T>::Zero(nc);
   out.zeta = VecX<T>::Zero(nc);
@@ -88,15 +95,23 @@ ContactKinematics<T> contact_kinematics(const Model<T>& model, const VecX<T>& q,
                                  : T(0);
     const Vec3<T> c = x - phi * n;
     const Force<T> nh(Vec3<T>(x.cross(n)), n);
-    // t_i: +n̂ · ⁰s over B's supporting joints, -n̂ · ⁰s over A's (eq. 11.25).
+    const Vec3<T> exA = detail::perpendicular<T>(ct.normal);
+    const Vec3<T> ex = a < 0 ? exA : Vec3<T>(k.X0[a].E.transpose() * exA);
+    const Vec3<T> ey = n.cross(ex);
+    const Force<T> nx(Vec3<T>(x.cross(ex)), ex), ny(Vec3<T>(x.cross(ey)), ey);
+    // t_i: +n̂ · ⁰s over B's supporting joints, -n̂ · ⁰s over A's (eq. 11.25); t_x, t_y likewise.
     for (int side = 0; side < 2; ++side) {
       const T sign = side == 0 ? T(1) : T(-1);
       for (int j = side == 0 ? b : a; j >= 0; j = model.parent[j])
         for (int col = 0; col < model.nvi[j]; ++col) {
           const Motion<T> s0 = k.X0[j].apply_inverse(Motion<T>(Vec6<T>(k.S[j].col(col))));
           out.Tn(model.iv[j] + col, i) += sign * dot<T>(nh, s0);
+          out.Tt(model.iv[j] + col, 2 * i) += sign * dot<T>(nx, s0);
+          out.Tt(model.iv[j] + col, 2 * i + 1) += sign * dot<T>(ny, s0);
         }
     }
+    out.ex.push_back(ex);
+    out.ey.push_back(ey);
     const Vec3<T> wA = a < 0 ? Vec3<T>::Zero() : V[a].ang();
     const Vec3<T> ndot = wA.cross(n);
     const Vec3<T> dxd = point_velocity(b, x) - point_velocity(a, c);

@@ -12,6 +12,7 @@
 #include "reference/jcalc.hpp"
 #include "reference/contact.hpp"
 #include "reference/contact_dynamics.hpp"
+#include "reference/contact_impulse.hpp"
 #include "reference/contact_qp.hpp"
 #include "reference/lcp.hpp"
 #include "reference/loop_active.hpp"
@@ -56,4 +57,5 @@
   RBDREF_CONTACT_INSTANTIATE(, T)          \
   RBDREF_CONTACT_DYNAMICS_INSTANTIATE(, T) \
   RBDREF_CONTACT_QP_INSTANTIATE(, T)       \
+  RBDREF_CONTACT_IMPULSE_INSTANTIATE(, T)  \
   }

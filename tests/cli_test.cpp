@@ -524,6 +524,30 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
   for (const char* q : {"T", "Tdot_qd", "M", "d", "lambda", "qdd"}) EXPECT_EQ(ca[q], cb[q]) << q;
   EXPECT_EQ(ca["names"], json::array({"tip_floor", "tip_wall", "elbow_on_tip"}));
 
+  // --impact: a box falling flat onto the ground, elastic (e = 1): energy conserved, every impact
+  // check passes, the energy change's closed form matches.
+  r = run("eval " + dir + "box.urdf --floating-base --contacts " + dir + "box_on_ground_elastic.contacts.json --state " + dir +
+          "box_falling.state.json --impact");
+  ASSERT_EQ(r.status, 0) << r.err;
+  {
+    const json doc = json::parse(r.out);
+    const json im = doc["contacts"]["impact"];
+    EXPECT_EQ(im["status"], "solved");
+    EXPECT_FALSE(im["receiving_impulse"].empty());
+    EXPECT_LT(std::fabs(std::stod(im["kinetic_energy_change"].get<std::string>())), 1e-45);
+    EXPECT_GE(im["normwise_certified_digits"]["qd_plus"].get<int>(), 45);
+    int impact_checks = 0;
+    for (const json& k : doc["checks"])
+      if (k["name"].get<std::string>().rfind("impact.", 0) == 0) {
+        ++impact_checks;
+        EXPECT_TRUE(k["passed"].get<bool>()) << k.dump();
+      }
+    EXPECT_GE(impact_checks, 5);
+  }
+  r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + dir + "double_pendulum.state.json --impact");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--impact"), std::string::npos) << r.err;
+
   // Contacts on a closed-loop model: refused, naming the contacts file.
   const std::string cf = write("c.json", R"([{"link": "crank", "point": [0, 0, 0], "normal": [0, 0, 1]}])");
   r = run("eval " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " + src("fixtures/models/loops/slider_crank.loops.json") +
