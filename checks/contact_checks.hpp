@@ -14,6 +14,13 @@
 //   contacts.equation_of_motion  max|H q̈ + C - τ - Tλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ|)  ≤ k ε
 //                                (eq. 11.41; H and C from CRBA and RNEA, q̈ from contact_dynamics)
 //   and the complementarity and zeta_dot_equation checks above, or the certificate's.
+// With soft contacts (§11.8, soft_contact.hpp), per soft contact, over all of them:
+//   soft.friction_cone           max(0, |f_t| - μ f_n) / (max f_n + 1e-300)                   ≤ k ε
+//   soft.stick_slip_rule         sticking iff |f_stick| ≤ μ f_n (residual 1 if violated), and sticking ⇒
+//                                |ẋ - v| / (max|v| + max|ẋ|) (the surface moves with the point)  ≤ k ε
+//   soft.surface_follows         touching with f_n > 0 ⇒ |ż - ṗ| / (max|ṗ| + max|ż|)          ≤ k ε
+//   soft.dissipation             max(-min W, |W - (D ż² + D_t|ẋ|² + f_tᵀ(ẋ - v))|) / (sum of its
+//                                terms' sizes): W = -(P + Ė) ≥ 0 and equals the dampers' and slip's ≤ k ε
 // The impulsive step (check_impact, §11.7; contact_impulse.hpp):
 //   impact.momentum_balance      max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|)                    ≤ k ε  (eq. 11.57)
 //   impact.restitution           max over contacts receiving an impulse of |ζ⁺ + e ζ⁻| (and, for a
@@ -35,8 +42,11 @@ template <class T>
 std::vector<CheckResult> check_lcp_solution(const MatX<T>& M, const VecX<T>& d, const VecX<T>& lambda, const VecX<T>& zeta_dot, double k);
 template <class T>
 CheckResult check_lcp_certificate(const MatX<T>& M, const VecX<T>& d, const VecX<T>& y, double k);
+// given_z, z, x: the soft contacts' surface state (as contact_dynamics; empty: the defaults).
 template <class T>
-std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau);
+std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                        const std::vector<bool>& given_z = {}, const VecX<T>& z = VecX<T>(),
+                                        const VecX<T>& x = VecX<T>());
 template <class T>
 std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd);
 
@@ -44,7 +54,8 @@ std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, c
   EXT template std::vector<CheckResult> check_lcp_solution<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                                               double);                                                    \
   EXT template CheckResult check_lcp_certificate<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, double);               \
-  EXT template std::vector<CheckResult> check_contacts<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&); \
+  EXT template std::vector<CheckResult> check_contacts<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,  \
+                                                          const std::vector<bool>&, const VecX<T>&, const VecX<T>&);     \
   EXT template std::vector<CheckResult> check_impact<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
 #define RBDREF_CONTACT_CHECKS_EXTERN(T) RBDREF_CONTACT_CHECKS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_CHECKS_EXTERN)

@@ -56,17 +56,49 @@ CheckResult check_lcp_certificate(const MatX<T>& M, const VecX<T>& d, const VecX
 }
 
 template <class T>
-std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau) {
+std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                        const std::vector<bool>& given_z, const VecX<T>& z, const VecX<T>& x) {
   using detail::max_abs;
+  using std::abs;
   std::vector<CheckResult> out;
   const double k = default_k(model.nv + static_cast<Eigen::Index>(model.contacts.size()));
-  const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau);
+  const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau, given_z, z, x);
   out.push_back(make_check("contacts.zeta_is_T_qd",
                            detail::ratio<T>(max_abs(VecX<T>(r.ck.zeta - r.ck.Tn.transpose() * qd)), T(max_abs(r.ck.Tn) * max_abs(qd))),
                            tolerance<T>(k), "max|ζ - Tᵀq̇| / (max|T| max|q̇|): ζ from the contact points' velocities, T from the joints (eq. 11.28)"));
   if (!r.ok) {
     out.push_back(make_check("contacts.lcp", T(1), 0.0, r.message));
     return out;
+  }
+  if (!r.soft.contacts.empty()) {
+    T fmax(0), cone(0), vs(0), follow(0), zs(0), wneg(0), wdiff(0), wscale(0);
+    bool rule = true;
+    for (const SoftContactState<T>& s : r.soft.contacts) {
+      const Contact<T>& c = model.contacts[s.contact];
+      fmax = std::max(fmax, s.fn);
+      if (c.has_friction) {
+        cone = std::max(cone, T(s.ft.norm() - c.mu * s.fn));
+        rule = rule && (s.sticking == (s.f_stick.norm() <= c.mu * s.fn));
+      }
+      vs = std::max(vs, T(s.v.norm() + s.xdot.norm()));
+      if (s.sticking) follow = std::max(follow, T((s.xdot - s.v).norm()));
+      zs = std::max(zs, T(abs(s.pdot) + abs(s.zdot)));
+      const T closed = c.D * s.zdot * s.zdot + c.Dt * s.xdot.squaredNorm() + s.ft.dot(Vec3<T>(s.xdot - s.v));
+      wneg = std::max(wneg, T(-s.dissipation));
+      wdiff = std::max(wdiff, T(abs(T(s.dissipation - closed))));
+      wscale = std::max(wscale, T(abs(s.power) + abs(s.spring_rate) + abs(closed)));
+    }
+    out.push_back(make_check("soft.friction_cone", detail::ratio<T>(T(cone > T(0) ? cone : T(0)), fmax), tolerance<T>(k),
+                             "max(0, |f_t| - μ f_n) / max f_n (eq. 11.79: f_t inside the friction cone)"));
+    out.push_back(make_check("soft.stick_slip_rule", rule ? detail::ratio<T>(follow, vs) : T(1), tolerance<T>(k),
+                             "sticking iff |f_stick| ≤ μ f_n (eq. 11.79; 1 if violated), and sticking ⇒ |ẋ - v| / (max|v| + max|ẋ|)"));
+    T zf(0);
+    for (const SoftContactState<T>& s : r.soft.contacts)
+      if (s.touching && s.fn > T(0)) zf = std::max(zf, T(abs(T(s.zdot - s.pdot))));
+    out.push_back(make_check("soft.surface_follows", detail::ratio<T>(zf, zs), tolerance<T>(k),
+                             "touching with f_n > 0 ⇒ |ż - ṗ| / (max|ṗ| + max|ż|) (eqs. 11.73-11.74: the surface moves with the body)"));
+    out.push_back(make_check("soft.dissipation", detail::ratio<T>(std::max(wneg, wdiff), wscale), tolerance<T>(k),
+                             "W = -(P + Ė) ≥ 0 and W = D ż² + D_t|ẋ|² + f_tᵀ(ẋ - v): max(-min W, |W - that|) / scale"));
   }
   T emin(0);
   if (r.M.size() > 0) {
@@ -78,10 +110,10 @@ std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q,
   if (r.lcp.status == LcpResult<T>::Solved) {
     const MatX<T> H = crba<T>(model, q);
     const VecX<T> C = bias<T>(model, q, qd);
-    const VecX<T> res = H * r.qdd + C - tau - r.tau_c;
-    const T scale = max_abs(H) * max_abs(r.qdd) + max_abs(C) + max_abs(tau) + max_abs(r.tau_c);
+    const VecX<T> res = H * r.qdd + C - tau - r.tau_c - r.soft.tau_soft;
+    const T scale = max_abs(H) * max_abs(r.qdd) + max_abs(C) + max_abs(tau) + max_abs(r.tau_c) + max_abs(r.soft.tau_soft);
     out.push_back(make_check("contacts.equation_of_motion", detail::ratio<T>(max_abs(res), scale), tolerance<T>(k),
-                             "max|H q̈ + C - τ - Tλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ|) (eq. 11.41)"));
+                             "max|H q̈ + C - τ - Tλ - τ_soft| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ| + max|τ_soft|) (eq. 11.41)"));
     const std::vector<CheckResult> lc = check_lcp_solution<T>(r.M, r.d, r.lcp.lambda, r.lcp.zeta_dot, k);
     out.insert(out.end(), lc.begin(), lc.end());
   } else if (r.lcp.status == LcpResult<T>::NoSolution) {
@@ -110,10 +142,12 @@ std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, c
                            tolerance<T>(k), "max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|), u = Tλ (eqs. 11.57-11.58)"));
   const T zs = std::max(max_abs(r.zeta_minus), max_abs(r.tangential_minus));
   T res(0);
-  for (int i = 0, j = 0; i < nc; ++i) {
+  const int nr = static_cast<int>(r.rigid.size());
+  for (int a = 0, j = 0; a < nr; ++a) {
+    const int i = r.rigid[a];
     const Contact<T>& c = model.contacts[i];
     const bool sticking = r.frictional && c.has_friction;
-    const T ln = r.frictional ? r.lambda(j + (sticking ? 2 : 0)) : r.lambda(i);
+    const T ln = r.frictional ? r.lambda(j + (sticking ? 2 : 0)) : r.lambda(a);
     if (r.frictional) j += sticking ? 3 : 1;
     if (!(ln > T(0)) && !sticking) continue;
     res = std::max(res, T(abs(T(r.zeta_plus(i) + c.e * r.zeta_minus(i)))));
@@ -127,16 +161,18 @@ std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, c
                            "(eqs. 11.64, 11.71)"));
   if (!r.frictional) {
     VecX<T> w = r.lcp.zeta_dot;
-    MatX<T> M = r.ck.Tn.transpose() * H.ldlt().solve(r.ck.Tn);
-    VecX<T> d(nc);
-    for (int i = 0; i < nc; ++i) d(i) = (T(1) + model.contacts[i].e) * r.zeta_minus(i);
+    MatX<T> TR(model.nv, nr);
+    for (int a = 0; a < nr; ++a) TR.col(a) = r.ck.Tn.col(r.rigid[a]);
+    MatX<T> M = TR.transpose() * H.ldlt().solve(TR);
+    VecX<T> d(nr);
+    for (int a = 0; a < nr; ++a) d(a) = (T(1) + model.contacts[r.rigid[a]].e) * r.zeta_minus(r.rigid[a]);
     std::vector<CheckResult> lc = check_lcp_solution<T>(M, d, r.lambda, w, k);
     for (CheckResult& c : lc) c.name = "impact." + c.name.substr(std::string("contacts.").size());
     out.insert(out.end(), lc.begin(), lc.end());
     bool same_e = true, all_elastic = true;
-    for (const Contact<T>& c : model.contacts) {
-      same_e = same_e && c.e == model.contacts[0].e;
-      all_elastic = all_elastic && c.e == T(1);
+    for (int i : r.rigid) {
+      same_e = same_e && model.contacts[i].e == model.contacts[r.rigid[0]].e;
+      all_elastic = all_elastic && model.contacts[i].e == T(1);
     }
     const T dT = r.kinetic_plus - r.kinetic_minus;
     const T Ts = r.kinetic_minus > T(0) ? r.kinetic_minus : T(1);

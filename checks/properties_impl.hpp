@@ -331,10 +331,6 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
     const std::vector<CheckResult> lcs = check_loops<T>(model, q, qd, tau, tau_loops);
     out.insert(out.end(), lcs.begin(), lcs.end());
   }
-  if (!model.contacts.empty() && model.nc == 0) {
-    const std::vector<CheckResult> ccs = check_contacts<T>(model, q, qd, tau);
-    out.insert(out.end(), ccs.begin(), ccs.end());
-  }
   return out;
 }
 

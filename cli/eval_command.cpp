@@ -37,6 +37,13 @@ struct RunChecks {
     const Model<T> m = build_model<T>(desc);
     out = check_all<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.qdd), to_vec<T>(state.tau),
                       to_vecs<T>(state.tau_loops));
+    if (!m.contacts.empty() && m.nc == 0) {
+      std::vector<bool> given_z;
+      VecX<T> z, x;
+      surface_state<T>(state, given_z, z, x);
+      const std::vector<CheckResult> cc = check_contacts<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.tau), given_z, z, x);
+      out.insert(out.end(), cc.begin(), cc.end());
+    }
     if (impact) {
       const std::vector<CheckResult> ic = check_impact<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd));
       out.insert(out.end(), ic.begin(), ic.end());
@@ -192,6 +199,7 @@ int run_eval(const EvalOptions& o) {
     ojson cj;
     cj["n_contacts"] = S.n_contacts;
     cj["names"] = S.names;
+    cj["rigid"] = S.rigid;
     cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
     cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
     cj["status"] = S.status;
@@ -222,11 +230,17 @@ int run_eval(const EvalOptions& o) {
     cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
     ojson cdig, cnorm;
     ojson basic = ojson::array(), basic_dig = ojson::array();
-    ojson imp, idig, inorm;
+    ojson imp, idig, inorm, soft, sdig;
     for (const Quantity& q : ev.contact_quantities) {
       if (q.name.rfind("basic_solutions[", 0) == 0) {
         basic.push_back(shaped(q, q.values));
         basic_dig.push_back(shaped(q, q.digits));
+        continue;
+      }
+      if (q.name.rfind("soft.", 0) == 0) {
+        const std::string n = q.name.substr(5);
+        soft[n] = shaped(q, q.values);
+        sdig[n] = shaped(q, q.digits);
         continue;
       }
       if (q.name.rfind("impact.", 0) == 0) {
@@ -246,6 +260,23 @@ int run_eval(const EvalOptions& o) {
     }
     cj["certified_digits"] = cdig;
     cj["normwise_certified_digits"] = cnorm;
+    if (!S.soft.empty()) {
+      ojson sj;
+      sj["model"] = "RBDA §11.8: massless compliant surface, f_n = max(0, -K z - D ṗ) when touching (eq. 11.75), ż = -(K z + f_n)/D, "
+                    "f_t = f_stick = -K_t x - D_t v if |f_stick| ≤ μ f_n else μ f_n f_stick/|f_stick| (eq. 11.79), ẋ = -(K_t x + f_t)/D_t";
+      ojson names = ojson::array(), touching = ojson::array(), sticking = ojson::array();
+      for (const ContactSummary::Soft& c : S.soft) {
+        names.push_back(c.name);
+        touching.push_back(c.touching);
+        sticking.push_back(c.sticking);
+      }
+      sj["names"] = names;
+      sj["touching"] = touching;
+      sj["sticking"] = sticking;
+      for (auto it = soft.begin(); it != soft.end(); ++it) sj[it.key()] = it.value();
+      sj["certified_digits"] = sdig;
+      cj["soft"] = sj;
+    }
     if (S.impact.present) {
       const ContactSummary::Impact& I = S.impact;
       ojson ij;

@@ -401,6 +401,10 @@ Model<T> build_model(const ModelDesc& desc) {
         ct.has_soft = true;
         if (cd.stiffness) ct.K = cd.stiffness->as<T>();
         if (cd.damping) ct.D = cd.damping->as<T>();
+        ct.Kt = cd.tangential_stiffness ? cd.tangential_stiffness->as<T>() : ct.K;
+        ct.Dt = cd.tangential_damping ? cd.tangential_damping->as<T>() : ct.D;
+        if (!(ct.D > T(0))) throw ModelError(cd.where + ".damping", "a soft contact needs damping D > 0 (the massless surface moves by ż = -(Kz + f)/D, eq. 11.73)");
+        if (!(ct.Dt > T(0))) throw ModelError(cd.where + ".tangential_damping", "a soft contact needs D_t > 0 (ẋ = -(K_t x + f_t)/D_t, eq. 11.77)");
       }
     } catch (const std::invalid_argument& e) {
       throw ModelError(cd.where, std::string(e.what()) + " (a number of this contact cannot be represented at the working precision)");

@@ -21,6 +21,11 @@
 // -M_SS⁻¹ d_S, kept when λ ≥ 0 and ζ̇ ≥ 0 within `tolerance`. They differ only in λ (by a vector
 // of null(T)).
 //
+// Soft contacts (those with stiffness and damping, §11.8, soft_contact.hpp) are not in the LCP:
+// their forces are functions of the state (and of the surface state z, x), computed first and added
+// to τ as known forces, τ_soft = T f_n + T_t f_t. The LCP is over the rigid contacts (`rigid`), with
+// T, Ṫᵀq̇ their columns and q̈_free = H⁻¹(τ + τ_soft - C).
+//
 // The cases of §11.4, per contact, from φ and φ̇ = ζ with tolerances of the working precision:
 //   "1" separated (φ > 0), "2a" impact (φ = 0, φ̇ < 0), "2b" separating (φ = 0, φ̇ > 0),
 //   "3" in contact (φ = φ̇ = 0), "penetrating" (φ < 0).
@@ -34,6 +39,7 @@
 #include "reference/lcp.hpp"
 #include "reference/ltdl.hpp"
 #include "reference/rnea.hpp"
+#include "reference/soft_contact.hpp"
 
 #include <string>
 #include <vector>
@@ -58,17 +64,24 @@ struct ContactDynamics {
   bool enumerated = false;
   std::vector<std::string> cases;        // §11.4 per contact
   T phi_tolerance = T(0), zeta_tolerance = T(0);
+  std::vector<int> rigid;                // contacts in the LCP (M, d, λ, ζ̇ are over these, in order)
+  SoftContactForces<T> soft;             // the soft contacts' forces
+  MatX<T> T_rigid;                       // T's columns of the rigid contacts
 };
 
 constexpr int kMaxEnumerated = 12;
 
+// given_z, z, x: the soft contacts' surface state (soft_contact_forces; empty: the defaults).
 template <class T>
-ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau);
+ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                    const std::vector<bool>& given_z = {}, const VecX<T>& z = VecX<T>(),
+                                    const VecX<T>& x = VecX<T>());
 
 // ---- definition ----
 
 template <class T>
-ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau) {
+ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                                    const std::vector<bool>& given_z, const VecX<T>& z, const VecX<T>& x) {
   using std::abs;
   using std::sqrt;
   ContactDynamics<T> r;
@@ -86,11 +99,11 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
   r.phi_tolerance = T(1000) * epsilon<T>() * size;
   r.zeta_tolerance = T(1000) * epsilon<T>() * (tmax * vmax * T(model.nv) + T(1)) ;
   for (int i = 0; i < nc; ++i) {
-    const T phi = r.ck.phi(i), z = r.ck.zeta(i);
+    const T phi = r.ck.phi(i), zeta = r.ck.zeta(i);
     if (phi > r.phi_tolerance) r.cases.push_back("1");
     else if (phi < -r.phi_tolerance) r.cases.push_back("penetrating");
-    else if (z < -r.zeta_tolerance) r.cases.push_back("2a");
-    else if (z > r.zeta_tolerance) r.cases.push_back("2b");
+    else if (zeta < -r.zeta_tolerance) r.cases.push_back("2a");
+    else if (zeta > r.zeta_tolerance) r.cases.push_back("2b");
     else r.cases.push_back("3");
   }
   if (!f.ok) {
@@ -98,17 +111,29 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
     return r;
   }
   r.ok = true;
-  r.qdd_free = ltdl_solve<T>(f, VecX<T>(tau - C));
+  r.soft = soft_contact_forces<T>(model, r.ck, qd, given_z, z, x);
+  for (int i = 0; i < nc; ++i)
+    if (!model.contacts[i].has_soft) r.rigid.push_back(i);
+  const int nr = static_cast<int>(r.rigid.size());
+  r.T_rigid = MatX<T>(model.nv, nr);
+  VecX<T> Tdot_r(nr);
+  for (int a = 0; a < nr; ++a) {
+    r.T_rigid.col(a) = r.ck.Tn.col(r.rigid[a]);
+    Tdot_r(a) = r.ck.Tdot_qd(r.rigid[a]);
+  }
+  r.qdd_free = ltdl_solve<T>(f, VecX<T>(tau + r.soft.tau_soft - C));
+  {
+  const int nc = nr;  // the LCP is over the rigid contacts
   // M = Wᵀ D⁻¹ W, W = L⁻ᵀ T.
   MatX<T> W(model.nv, nc);
-  for (int i = 0; i < nc; ++i) W.col(i) = solve_Lt<T>(f, VecX<T>(r.ck.Tn.col(i)));
+  for (int i = 0; i < nc; ++i) W.col(i) = solve_Lt<T>(f, VecX<T>(r.T_rigid.col(i)));
   const VecX<T> D = f.D();
   MatX<T> WD = W;
   for (Eigen::Index k = 0; k < WD.rows(); ++k) WD.row(k) /= D(k);
   r.M = W.transpose() * WD;
   for (int i = 0; i < nc; ++i)
     for (int j = 0; j < i; ++j) r.M(j, i) = r.M(i, j);  // the same sums in either order; exact symmetry
-  r.d = r.ck.Tn.transpose() * r.qdd_free + r.ck.Tdot_qd;
+  r.d = r.T_rigid.transpose() * r.qdd_free + Tdot_r;
   // Rank of M by LDLᵀ with diagonal pivoting.
   T mmax(0);
   for (Eigen::Index i = 0; i < r.M.size(); ++i) mmax = std::max(mmax, T(abs(r.M.data()[i])));
@@ -132,9 +157,9 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
   }
   r.lambda_unique = r.rank == nc;
   r.lcp = solve_lcp<T>(r.M, r.d);
-  r.qp = solve_contact_qp<T>(H, r.ck.Tn, r.ck.Tdot_qd, r.qdd_free);
+  r.qp = solve_contact_qp<T>(H, r.T_rigid, Tdot_r, r.qdd_free);
   if (r.lcp.status == LcpResult<T>::Solved) {
-    r.tau_c = r.ck.Tn * r.lcp.lambda;
+    r.tau_c = r.T_rigid * r.lcp.lambda;
     r.qdd = r.qdd_free + ltdl_solve<T>(f, r.tau_c);
   }
   if (!r.lambda_unique && nc <= kMaxEnumerated && r.lcp.status == LcpResult<T>::Solved) {
@@ -172,11 +197,13 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
       if (ok) r.basic_solutions.push_back(lambda);
     }
   }
+  }
   return r;
 }
 
 #define RBDREF_CONTACT_DYNAMICS_INSTANTIATE(EXT, T)                                                                         \
-  EXT template ContactDynamics<T> contact_dynamics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&);
+  EXT template ContactDynamics<T> contact_dynamics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,         \
+                                                      const std::vector<bool>&, const VecX<T>&, const VecX<T>&);
 #define RBDREF_CONTACT_DYNAMICS_EXTERN(T) RBDREF_CONTACT_DYNAMICS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_DYNAMICS_EXTERN)
 #undef RBDREF_CONTACT_DYNAMICS_EXTERN

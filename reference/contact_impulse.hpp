@@ -23,6 +23,10 @@
 // |(λ_x, λ_y)| ≤ μ λ_z (inside the friction cone). When frictional and frictionless contacts are
 // mixed, the frictionless ones join the sticking solve with their normal row only (they are
 // assumed to collide too; λ_z ≥ 0 is then reported as for the others).
+//
+// Soft contacts (§11.8: stiffness and damping given) take no impulse: a compliant surface's force
+// stays finite, so it has no impulsive part (the book's reason soft contact needs no impact
+// dynamics). They are left out (`rigid` lists the contacts that take part; λ is over them).
 #pragma once
 
 #include "reference/contact.hpp"
@@ -40,18 +44,19 @@ template <class T>
 struct ContactImpact {
   bool ok = false;          // H positive-definite and, for sticking, NᵀH⁻¹N nonsingular
   std::string message;
-  bool frictional = false;  // some contact has μ: the sticking impact (eq. 11.72) was solved
+  bool frictional = false;  // some rigid contact has μ: the sticking impact (eq. 11.72) was solved
+  std::vector<int> rigid;   // the contacts taking part (not soft), in model order
   ContactKinematics<T> ck;
   VecX<T> zeta_minus;       // ζ⁻ = Tᵀq̇⁻ (normal separation velocities), n_c
   LcpResult<T> lcp;         // frictionless: the impulsive LCP on w = Mλ + (1 + E)ζ⁻
   MatX<T> N;                // frictional: the n x m impulse directions (t_x, t_y, t_z per frictional contact, t_z per other)
-  VecX<T> lambda;           // the impulse coefficients: n_c (frictionless) or m (frictional)
+  VecX<T> lambda;           // the impulse coefficients: one per rigid contact (frictionless) or m (frictional)
   VecX<T> u;                // joint-space impulse T λ (or N λ)
   VecX<T> dqd, qd_plus;     // Δq̇ = H⁻¹u, q̇⁺ = q̇⁻ + Δq̇
   VecX<T> zeta_plus;        // Tᵀq̇⁺, n_c
   VecX<T> tangential_minus, tangential_plus;  // (ζ_x, ζ_y) per contact before and after, 2 n_c
   T kinetic_minus = T(0), kinetic_plus = T(0);
-  std::vector<bool> in_cone;  // frictional: λ_z ≥ 0 and |λ_t| ≤ μ λ_z (sticking consistent)
+  std::vector<bool> in_cone;  // frictional: per rigid contact, λ_z ≥ 0 and |λ_t| ≤ μ λ_z (sticking consistent)
 };
 
 template <class T>
@@ -74,11 +79,18 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
   r.zeta_minus = r.ck.zeta;
   r.tangential_minus = r.ck.Tt.transpose() * qd;
   r.kinetic_minus = T(qd.dot(H * qd)) / T(2);
-  for (const Contact<T>& c : model.contacts) r.frictional = r.frictional || c.has_friction;
+  for (int i = 0; i < nc; ++i)
+    if (!model.contacts[i].has_soft) {
+      r.rigid.push_back(i);
+      r.frictional = r.frictional || model.contacts[i].has_friction;
+    }
+  const int nr = static_cast<int>(r.rigid.size());
   if (!r.frictional) {
-    const MatX<T> M = r.ck.Tn.transpose() * Hf.solve(r.ck.Tn);
-    VecX<T> d(nc);
-    for (int i = 0; i < nc; ++i) d(i) = (T(1) + model.contacts[i].e) * r.zeta_minus(i);
+    MatX<T> TR(model.nv, nr);
+    for (int a = 0; a < nr; ++a) TR.col(a) = r.ck.Tn.col(r.rigid[a]);
+    const MatX<T> M = TR.transpose() * Hf.solve(TR);
+    VecX<T> d(nr);
+    for (int a = 0; a < nr; ++a) d(a) = (T(1) + model.contacts[r.rigid[a]].e) * r.zeta_minus(r.rigid[a]);
     r.lcp = solve_lcp<T>(MatX<T>((M + M.transpose()) / T(2)), d);
     if (r.lcp.status != LcpResult<T>::Solved) {
       r.message = r.lcp.status == LcpResult<T>::NoSolution ? "the impulsive LCP has no solution (certificate y: My = 0, dᵀy < 0)"
@@ -86,13 +98,13 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
       return r;
     }
     r.lambda = r.lcp.lambda;
-    r.u = r.ck.Tn * r.lambda;
+    r.u = TR * r.lambda;
   } else {
     // Columns: t_x, t_y, t_z for a frictional contact, t_z alone otherwise; E on the t_z rows.
     std::vector<VecX<T>> cols;
     std::vector<T> one_plus_e;
     std::vector<VecX<T>> zeta_rows;
-    for (int i = 0; i < nc; ++i) {
+    for (int i : r.rigid) {
       const Contact<T>& c = model.contacts[i];
       if (c.has_friction) {
         cols.push_back(r.ck.Tt.col(2 * i));
@@ -118,8 +130,8 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
     }
     r.lambda = lu.solve(rhs);
     r.u = r.N * r.lambda;
-    for (int i = 0, j = 0; i < nc; ++i) {
-      const Contact<T>& c = model.contacts[i];
+    for (int a = 0, j = 0; a < nr; ++a) {
+      const Contact<T>& c = model.contacts[r.rigid[a]];
       if (c.has_friction) {
         const T lt = sqrt(T(r.lambda(j) * r.lambda(j) + r.lambda(j + 1) * r.lambda(j + 1)));
         const T ln = r.lambda(j + 2);

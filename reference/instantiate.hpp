@@ -13,6 +13,8 @@
 #include "reference/contact.hpp"
 #include "reference/contact_dynamics.hpp"
 #include "reference/contact_impulse.hpp"
+#include "reference/soft_contact.hpp"
+#include "reference/state_space.hpp"
 #include "reference/contact_qp.hpp"
 #include "reference/lcp.hpp"
 #include "reference/loop_active.hpp"
@@ -58,4 +60,6 @@
   RBDREF_CONTACT_DYNAMICS_INSTANTIATE(, T) \
   RBDREF_CONTACT_QP_INSTANTIATE(, T)       \
   RBDREF_CONTACT_IMPULSE_INSTANTIATE(, T)  \
+  RBDREF_SOFT_CONTACT_INSTANTIATE(, T)     \
+  RBDREF_STATE_SPACE_INSTANTIATE(, T)      \
   }

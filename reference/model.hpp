@@ -109,7 +109,8 @@ struct ContactDesc {
   std::optional<Num3> surface;
   std::optional<Num> friction;     // Coulomb μ ≥ 0 (§11.7 eq. 11.66-, §11.8)
   std::optional<Num> restitution;  // e in [0, 1] (eq. 11.65)
-  std::optional<Num> stiffness, damping;  // soft contact K, D ≥ 0 (§11.8, eqs. 11.73-11.74)
+  std::optional<Num> stiffness, damping;  // soft contact K ≥ 0, D > 0 (§11.8, eqs. 11.73-11.75)
+  std::optional<Num> tangential_stiffness, tangential_damping;  // K_t, D_t (eqs. 11.77-11.78); default K, D
   std::string where;  // field path for messages: "contacts[0]" (model file) or "[0]" (contacts file)
   std::string file;   // the --contacts file it came from (empty: the model file)
 };
@@ -165,7 +166,7 @@ struct Contact {
   Vec3<T> point, normal, surface;
   bool has_surface = false;
   bool has_friction = false, has_restitution = false, has_soft = false;
-  T mu = T(0), e = T(0), K = T(0), D = T(0);
+  T mu = T(0), e = T(0), K = T(0), D = T(0), Kt = T(0), Dt = T(0);  // a soft contact has D > 0
 };
 
 template <class T>

@@ -548,6 +548,35 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("--impact"), std::string::npos) << r.err;
 
+  // Soft contacts only (§11.8): no LCP, the soft section with its rules checked; the corner whose
+  // surface state is given and the three at their default z = φ all touch and slide (slip: |f_t| = μ f_n).
+  r = run("eval " + dir + "box.urdf --floating-base --contacts " + dir + "box_on_soft_ground.contacts.json --state " + dir +
+          "box_sliding.state.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  {
+    const json doc = json::parse(r.out);
+    const json c = doc["contacts"];
+    EXPECT_TRUE(c["rigid"].empty());
+    EXPECT_FALSE(c.contains("lambda"));
+    const json s = c["soft"];
+    ASSERT_EQ(s["names"].size(), 4u);
+    EXPECT_EQ(s["touching"], json::array({true, true, true, true}));
+    EXPECT_EQ(s["sticking"][0], false);
+    ScopedMpfrDigits g(80);
+    const mpfr fn = from_decimal<mpfr>(s["fn"][0].get<std::string>());
+    // f_n = -K z - D ṗ with z = -0.0015 given, ṗ = -0.05: 20000·0.0015 + 200·0.05 = 40.
+    EXPECT_LT(static_cast<double>(abs(mpfr(fn - 40))), 1e-45);
+    const mpfr ft = sqrt(mpfr(pow(from_decimal<mpfr>(s["ft"][0].get<std::string>()), 2) + pow(from_decimal<mpfr>(s["ft"][1].get<std::string>()), 2)));
+    EXPECT_LT(static_cast<double>(abs(mpfr(ft - from_decimal<mpfr>("0.6") * 40))), 1e-45);
+    int soft_checks = 0;
+    for (const json& k : doc["checks"])
+      if (k["name"].get<std::string>().rfind("soft.", 0) == 0) {
+        ++soft_checks;
+        EXPECT_TRUE(k["passed"].get<bool>()) << k.dump();
+      }
+    EXPECT_EQ(soft_checks, 4);
+  }
+
   // Contacts on a closed-loop model: refused, naming the contacts file.
   const std::string cf = write("c.json", R"([{"link": "crank", "point": [0, 0, 0], "normal": [0, 0, 1]}])");
   r = run("eval " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " + src("fixtures/models/loops/slider_crank.loops.json") +

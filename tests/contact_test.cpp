@@ -18,6 +18,7 @@
 #include "checks/contact_checks.hpp"
 #include "reference/contact_dynamics.hpp"
 #include "reference/contact_impulse.hpp"
+#include "reference/soft_contact.hpp"
 #include "reference/integrate.hpp"
 #include "reference/jacobian.hpp"
 #include "tests/test_util.hpp"
@@ -533,6 +534,135 @@ TYPED_TEST(ContactImpactProperties, MomentumRestitutionAndEnergy) {
   }
   EXPECT_GE(checked, 30);
   EXPECT_GE(gained, 10);  // most draws collide
+}
+
+// ---- soft contact (§11.8) ----
+
+// One soft contact between a free body's point and the ground, with friction: the rules of eqs.
+// 11.73-11.79 case by case from their closed forms (touching and pressing; touching and pulling
+// away, f_n clipped to 0; separated from a relaxing surface; sticking; slipping), the dissipation
+// W ≥ 0 and equal to D ż² + D_t|ẋ|² + f_tᵀ(ẋ - v), and every soft.* check.
+TYPED_TEST(ContactClosedForm, SoftContactRules) {
+  using T = TypeParam;
+  ModelDesc d = box(0.3, 0.2, 0.1, 2.5);
+  ContactDesc c;
+  c.name = "pad";
+  c.succ = 0;
+  c.point = N3(0.3, 0.2, -0.1);
+  c.normal = N3(0, 0, 1);
+  c.surface = N3(0, 0, 0);
+  c.stiffness = Num::exact(2000);
+  c.damping = Num::exact(50);
+  c.tangential_stiffness = Num::exact(1000);
+  c.tangential_damping = Num::exact(20);
+  c.friction = Num::exact(0.5);
+  d.contacts.push_back(c);
+  const Model<T> m = build_model<T>(d);
+  const T K(2000), D(50), Kt(1000), Dt(20), mu = T(0.5);
+  struct Case {
+    const char* what;
+    double height, vz, vx;     // the body's height (the point's φ = height - 0.1) and velocity
+    bool given_z;
+    double z, x0;              // surface state
+    bool touching, sticking;
+  };
+  const Case cases[] = {
+      {"pressing, sticking", 0.099, -0.01, 0.0, false, 0, 0, true, true},
+      {"pressing, slipping", 0.099, -0.01, 3.0, false, 0, 0, true, false},
+      {"pulling away: f_n clipped to 0", 0.0999, 0.5, 0.0, false, 0, 0, true, true},
+      {"separated from a relaxing surface", 0.12, -0.3, 1.0, true, -0.002, 0.001, false, false},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    VecX<T> q = VecX<T>::Zero(7), qd = VecX<T>::Zero(6);
+    q(0) = T(1);
+    q(6) = T(k.height);
+    qd(3) = T(k.vx);
+    qd(5) = T(k.vz);
+    std::vector<bool> given{k.given_z};
+    VecX<T> z(1), x(2);
+    z << T(k.z);
+    x << T(k.x0), T(0);
+    const ContactKinematics<T> ck = contact_kinematics<T>(m, q, qd);
+    const SoftContactForces<T> f = soft_contact_forces<T>(m, ck, qd, given, z, x);
+    ASSERT_EQ(f.contacts.size(), 1u);
+    const SoftContactState<T>& s = f.contacts[0];
+    const T p = T(k.height) - T(0.1);
+    EXPECT_LE(static_cast<double>(abs(T(s.p - p))), tol<T>(100));
+    EXPECT_EQ(s.touching, k.touching);
+    const T zz = k.given_z ? T(k.z) : (p < T(0) ? p : T(0));
+    const T fn = k.touching ? std::max(T(0), T(-K * zz - D * T(k.vz))) : T(0);
+    EXPECT_LE(static_cast<double>(abs(T(s.fn - fn))), tol<T>(1000) * (static_cast<double>(fn) + 1));
+    EXPECT_LE(static_cast<double>(abs(T(s.zdot + (K * zz + fn) / D))), tol<T>(1000) * 10);
+    if (std::string(k.what) == "pulling away: f_n clipped to 0") EXPECT_EQ(s.fn, T(0));
+    // Tangential: v along the contact's tangent directions; f_stick = -K_t x - D_t v.
+    const Vec3<T> vw(T(k.vx), T(0), T(0));
+    const Vec3<T> v(ck.ex[0].dot(vw), ck.ey[0].dot(vw), T(0));
+    const Vec3<T> fs = -Kt * Vec3<T>(T(k.x0), T(0), T(0)) - Dt * v;
+    EXPECT_LE(max_abs(Vec3<T>(s.f_stick - fs)), tol<T>(1000) * 100);
+    EXPECT_EQ(s.sticking, k.sticking && fs.norm() <= mu * fn);
+    const Vec3<T> ft = fs.norm() <= mu * fn ? fs : Vec3<T>(fs * T(mu * fn / fs.norm()));
+    EXPECT_LE(max_abs(Vec3<T>(s.ft - ft)), tol<T>(1000) * 100);
+    EXPECT_LE(static_cast<double>(s.ft.norm() - mu * s.fn), tol<T>(1000) * 100);
+    // Dissipation.
+    const T W = D * s.zdot * s.zdot + Dt * s.xdot.squaredNorm() + s.ft.dot(Vec3<T>(s.xdot - s.v));
+    EXPECT_GE(static_cast<double>(W), -tol<T>(1000) * 100);
+    EXPECT_LE(static_cast<double>(abs(T(s.dissipation - W))), tol<T>(1e4) * (static_cast<double>(abs(W)) + 1));
+    for (const CheckResult& r : check_contacts<T>(m, q, qd, VecX<T>::Zero(6), given, z, x))
+      EXPECT_TRUE(r.passed) << r.message();
+  }
+}
+
+// The free surface relaxes as z₀ e^{-Kt/D} (the book's trick for eq. 11.73 with f_c = 0): against
+// RK4 on ż = -K z / D, whose error at h = T_end/2000 is ~(hK/D)⁴/120 per unit time.
+TYPED_TEST(ContactClosedForm, SoftSurfaceDecayIsAnalytic) {
+  using T = TypeParam;
+  const T K(3000), D(40), z0 = T(-0.004), tend = T(0.05);
+  const int steps = 2000;
+  const T h = tend / T(steps);
+  T z = z0;
+  auto f = [&](const T& y) { return T(-K * y / D); };
+  for (int i = 0; i < steps; ++i) {
+    const T k1 = f(z), k2 = f(T(z + h / T(2) * k1)), k3 = f(T(z + h / T(2) * k2)), k4 = f(T(z + h * k3));
+    z += h / T(6) * (k1 + T(2) * k2 + T(2) * k3 + k4);
+  }
+  const T exact = soft_surface_decay<T>(z0, K, D, tend);
+  EXPECT_LE(static_cast<double>(abs(T((z - exact) / z0))), 1e-12);
+  EXPECT_LT(static_cast<double>(abs(exact)), static_cast<double>(abs(z0)));
+}
+
+// Random trees with a mix of rigid and soft contacts: the LCP is over the rigid ones with the
+// soft forces as known forces; every check holds (equation of motion with τ_soft, complementarity,
+// the soft rules), at double and bin50; and a model whose contacts are all soft needs no LCP.
+TYPED_TEST(ContactImpactProperties, SoftAndRigidContactsTogether) {
+  using T = TypeParam;
+  int checked = 0, touching = 0;
+  for (std::uint64_t seed = 600; seed < 630; ++seed) {
+    TreeSpec spec;
+    spec.nb = 2 + static_cast<int>(seed % 5);
+    spec.floating_base = seed % 2 == 0;
+    ModelDesc d = with_random_contacts(random_tree(spec, seed), 2 + static_cast<int>(seed % 3), seed, true, true);
+    for (size_t i = 0; i < d.contacts.size(); ++i)
+      if (i % 2 == 0 || seed % 5 == 0) {
+        d.contacts[i].stiffness = Num::exact(500.0 + 100.0 * static_cast<double>(i));
+        d.contacts[i].damping = Num::exact(20);
+        d.contacts[i].friction = Num::exact(0.7);
+      }
+    Model<T> m;
+    if (!build<T>(d, m)) continue;
+    const RandomState st = random_state(build_model<double>(d), seed, 1.0);
+    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd), tau = vec<T>(st.tau);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+    ASSERT_TRUE(r.ok);
+    for (const SoftContactState<T>& s : r.soft.contacts) touching += s.touching;
+    EXPECT_EQ(r.rigid.size() + r.soft.contacts.size(), m.contacts.size());
+    if (r.lcp.status != LcpResult<T>::Solved) continue;
+    for (const CheckResult& c : check_contacts<T>(m, q, qd, tau)) EXPECT_TRUE(c.passed) << c.message();
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+  EXPECT_GE(touching, 5);
 }
 
 }  // namespace

@@ -626,7 +626,27 @@ contacts_case("world_successor", contact(lambda d: (d.pop("link"), d.update(bodi
 contacts_case("duplicate_name", json.dumps([GOOD_CONTACT, GOOD_CONTACT]) + "\n", ["[1].name", "duplicate contact name 'tip'"])
 contacts_case("misspelt_key", contact(lambda d: d.update(frictoin=0.5)), ["[0].frictoin", "unknown field"])
 contacts_case("object_without_contacts", json.dumps({"contact": [GOOD_CONTACT]}) + "\n", ["contact", "unknown field", "contacts"])
+contacts_case("soft_without_damping", contact(lambda d: d.update(stiffness=1000)), ["[0].damping", "a soft contact needs damping D > 0"])
+contacts_case("soft_zero_damping", contact(lambda d: d.update(stiffness=1000, damping=0)), ["[0].damping", "D > 0"])
+contacts_case("tangential_without_soft", contact(lambda d: d.update(tangential_damping=5)), ["[0]", "belong to a soft contact"])
 contacts_case("not_json", "[{\"name\": \"tip\",", ["expected valid JSON"], command="convert")
+
+write("support/soft.contacts.json", json.dumps([{"name": "pad", "link": "forearm", "point": [0, 0, "0.3"], "normal": [0, 0, 1],
+                                               "stiffness": 1000, "damping": 20, "friction": "0.5"},
+                                              {"name": "tip", "link": "forearm", "point": [0, 0, "0.3"], "normal": [1, 0, 0]}]) + "\n")
+
+
+def soft_state_case(id, contact_state, message):
+    rel = write("state/" + id + ".json", json.dumps({"q": {"shoulder": 0.1, "elbow": -0.2}, "contact_state": contact_state}) + "\n")
+    case("state-" + id, "state", ["eval", "{support}/robot.urdf", "--contacts", "{support}/soft.contacts.json", "--state", "{file}"] + EVAL_OUT,
+         [base(rel)] + message, file=rel)
+
+
+soft_state_case("contact_state_unknown_contact", {"padd": {"z": 0}}, ["contact_state.padd", "no contact of this name", "pad"])
+soft_state_case("contact_state_rigid_contact", {"tip": {"z": 0}}, ["contact_state.tip", "not a soft contact"])
+soft_state_case("contact_state_positive_z", {"pad": {"z": "0.01"}}, ["contact_state.pad.z", "expected z ≤ 0"])
+soft_state_case("contact_state_x_of_three", {"pad": {"x": [0, 0, 0]}}, ["contact_state.pad.x", "expected an array of 2 numbers"])
+soft_state_case("contact_state_misspelt", {"pad": {"zz": 0}}, ["contact_state.pad.zz", "unknown field"])
 
 # ---- command-line options and output paths ---------------------------------------------------------
 

@@ -1,0 +1,105 @@
+// RBDA chapter 3 pieces that simulation needs (reference/state_space.hpp, reference/subspace.hpp):
+//   * qdfn (eq. 3.7) is the rate of the exact joint flow: d/dt (q ⊕ t α) at t = 0, by central
+//     differences at 100 digits on random trees with every joint type (quaternions included);
+//   * FD_x (eqs. 3.8-3.9) stacks qdfn and ABA;
+//   * the decomposition f = f_a + f_c of eq. 3.28 against the KKT system of a body constrained to a
+//     motion subspace (I a = f + T λ, Tᵀ a = 0, T spanning S^⊥), its basis invariance (S → S A) and
+//     Sᵀ f_c = 0, at double and bin50.
+#include "checks/random_model.hpp"
+#include "reference/integrate.hpp"
+#include "reference/state_space.hpp"
+#include "reference/subspace.hpp"
+#include "tests/test_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+
+namespace rbd::test {
+namespace {
+
+template <class T>
+VecX<T> vec(const std::vector<double>& v) {
+  VecX<T> x(v.size());
+  for (size_t i = 0; i < v.size(); ++i) x(i) = T(v[i]);
+  return x;
+}
+
+TEST(StateSpace, QdfnIsTheRateOfTheJointFlow) {
+  using T = bin100;
+  int quaternion_models = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    TreeSpec spec;
+    spec.nb = 4 + static_cast<int>(seed % 4);
+    spec.floating_base = seed % 2 == 0;
+    const ModelDesc d = random_tree(spec, seed);
+    const Model<T> m = build_model<T>(d);
+    const RandomState st = random_state(build_model<double>(d), seed, 2.0);
+    const VecX<T> q = vec<T>(st.q), alpha = vec<T>(st.qd);
+    const T h = from_decimal<T>("1e-30");
+    const VecX<T> rate = (integrate_q<T>(m, q, alpha, h) - integrate_q<T>(m, q, alpha, T(-h))) / (T(2) * h);
+    const VecX<T> qdot = qdfn<T>(m, q, alpha);
+    ASSERT_EQ(qdot.size(), m.nq);
+    EXPECT_LE(max_abs(VecX<T>(qdot - rate)), 1e-50 * (max_abs(qdot) + 1)) << "seed " << seed;
+    quaternion_models += m.nq > m.nv;
+    // FD_x = [qdfn; ABA].
+    VecX<T> x(m.nq + m.nv);
+    x << q, alpha;
+    const VecX<T> tau = vec<T>(st.tau);
+    const StateDerivative<T> xd = fd_x<T>(m, x, tau);
+    ASSERT_TRUE(xd.ok);
+    EXPECT_EQ(xd.xdot.head(m.nq), qdot);
+    EXPECT_EQ(xd.xdot.tail(m.nv), aba<T>(m, q, alpha, tau).qdd);
+  }
+  EXPECT_GE(quaternion_models, 10);
+}
+
+template <class T>
+class Subspace : public ::testing::Test {};
+TYPED_TEST_SUITE(Subspace, Scalars);
+
+TYPED_TEST(Subspace, ForceDecompositionIsTheConstrainedBodysKkt) {
+  using T = TypeParam;
+  Rand rnd;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int m = 1 + trial % 5;
+    // A physical spatial inertia: mass, COM, rotational inertia about the COM.
+    const T mass = T(rnd(0.5, 3));
+    const Vec3<T> c = rnd.vec3<T>();
+    const Mat3<T> R = rnd.rotation<T>();
+    const Vec3<T> pm(T(rnd(0.1, 1)), T(rnd(0.1, 1)), T(rnd(0.1, 1)));
+    const Mat3<T> Ic = R * Vec3<T>(pm(1) + pm(2), pm(0) + pm(2), pm(0) + pm(1)).asDiagonal() * R.transpose();
+    const Mat6<T> I = Inertia<T>::mcI(mass, c, Ic).M;
+    MatX<T> S(6, m);
+    for (int j = 0; j < m; ++j) S.col(j) = rnd.vec6<T>();
+    const Vec6<T> f = rnd.vec6<T>();
+    const ForceDecomposition<T> r = decompose_force<T>(I, S, f);
+    const double fs = max_abs(f);
+    // f_c ∈ S^⊥, f = f_a + f_c exactly by construction, f_a ∈ I S.
+    EXPECT_LE(max_abs(VecX<T>(S.transpose() * r.f_c)), tol<T>(1e3) * fs * max_abs(S));
+    // Basis invariance: S A for a random invertible A.
+    MatX<T> A(m, m);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) A(i, j) = T(rnd()) + (i == j ? T(3) : T(0));
+    const ForceDecomposition<T> r2 = decompose_force<T>(I, MatX<T>(S * A), f);
+    EXPECT_LE(max_abs(Vec6<T>(r2.f_a - r.f_a)), tol<T>(1e5) * fs);
+    // The KKT system of the constrained body: I a = f + T λ, Tᵀ a = 0, with T spanning S^⊥.
+    const MatX<T> Tc = Eigen::FullPivLU<MatX<T>>(MatX<T>(S.transpose())).kernel();
+    ASSERT_EQ(Tc.cols(), 6 - m);
+    MatX<T> K = MatX<T>::Zero(12 - m, 12 - m);
+    K.topLeftCorner(6, 6) = I;
+    K.topRightCorner(6, 6 - m) = -Tc;
+    K.bottomLeftCorner(6 - m, 6) = Tc.transpose();
+    VecX<T> rhs = VecX<T>::Zero(12 - m);
+    rhs.head(6) = f;
+    const VecX<T> sol = K.fullPivLu().solve(rhs);
+    const Vec6<T> a = sol.head(6);
+    EXPECT_LE(max_abs(Vec6<T>(r.a - a)), tol<T>(1e6) * (max_abs(a) + 1)) << "trial " << trial;
+    EXPECT_LE(max_abs(Vec6<T>(r.Phi * f - a)), tol<T>(1e6) * (max_abs(a) + 1));
+    // The constraint force is -f_c: I a = f_a.
+    EXPECT_LE(max_abs(Vec6<T>(I * a - r.f_a)), tol<T>(1e6) * fs);
+  }
+}
+
+}  // namespace
+}  // namespace rbd::test
