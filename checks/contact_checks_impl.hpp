@@ -163,7 +163,7 @@ std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, c
     VecX<T> w = r.lcp.zeta_dot;
     MatX<T> TR(model.nv, nr);
     for (int a = 0; a < nr; ++a) TR.col(a) = r.ck.Tn.col(r.rigid[a]);
-    MatX<T> M = TR.transpose() * H.ldlt().solve(TR);
+    MatX<T> M = nr > 0 ? MatX<T>(TR.transpose() * H.ldlt().solve(TR)) : MatX<T>(0, 0);
     VecX<T> d(nr);
     for (int a = 0; a < nr; ++a) d(a) = (T(1) + model.contacts[r.rigid[a]].e) * r.zeta_minus(r.rigid[a]);
     std::vector<CheckResult> lc = check_lcp_solution<T>(M, d, r.lambda, w, k);

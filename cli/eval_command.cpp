@@ -200,6 +200,9 @@ int run_eval(const EvalOptions& o) {
     cj["n_contacts"] = S.n_contacts;
     cj["names"] = S.names;
     cj["rigid"] = S.rigid;
+    cj["minimal_set"] = {{"contacts", S.minimal},
+                         {"rule", "RBDA §11.6: a contact whose joint-space normal t_i is a non-negative combination of the "
+                                  "others' is dropped (its constraint and force are implied); tested by non-negative least squares"}};
     cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
     cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
     cj["status"] = S.status;

@@ -106,12 +106,6 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
     else if (zeta > r.zeta_tolerance) r.cases.push_back("2b");
     else r.cases.push_back("3");
   }
-  if (!f.ok) {
-    r.message = "H is not positive-definite (LTDL pivot of DoF " + std::to_string(f.failed_at) + "): M = TᵀH⁻¹T is undefined";
-    return r;
-  }
-  r.ok = true;
-  r.soft = soft_contact_forces<T>(model, r.ck, qd, given_z, z, x);
   for (int i = 0; i < nc; ++i)
     if (!model.contacts[i].has_soft) r.rigid.push_back(i);
   const int nr = static_cast<int>(r.rigid.size());
@@ -121,6 +115,12 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
     r.T_rigid.col(a) = r.ck.Tn.col(r.rigid[a]);
     Tdot_r(a) = r.ck.Tdot_qd(r.rigid[a]);
   }
+  if (!f.ok) {
+    r.message = "H is not positive-definite (LTDL pivot of DoF " + std::to_string(f.failed_at) + "): M = TᵀH⁻¹T is undefined";
+    return r;
+  }
+  r.ok = true;
+  r.soft = soft_contact_forces<T>(model, r.ck, qd, given_z, z, x);
   r.qdd_free = ltdl_solve<T>(f, VecX<T>(tau + r.soft.tau_soft - C));
   {
   const int nc = nr;  // the LCP is over the rigid contacts

@@ -88,7 +88,7 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
   if (!r.frictional) {
     MatX<T> TR(model.nv, nr);
     for (int a = 0; a < nr; ++a) TR.col(a) = r.ck.Tn.col(r.rigid[a]);
-    const MatX<T> M = TR.transpose() * Hf.solve(TR);
+    const MatX<T> M = nr > 0 ? MatX<T>(TR.transpose() * Hf.solve(TR)) : MatX<T>(0, 0);
     VecX<T> d(nr);
     for (int a = 0; a < nr; ++a) d(a) = (T(1) + model.contacts[r.rigid[a]].e) * r.zeta_minus(r.rigid[a]);
     r.lcp = solve_lcp<T>(MatX<T>((M + M.transpose()) / T(2)), d);
@@ -118,17 +118,20 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
     const int m = static_cast<int>(cols.size());
     r.N = MatX<T>(model.nv, m);
     for (int j = 0; j < m; ++j) r.N.col(j) = cols[j];
-    const MatX<T> A = r.N.transpose() * Hf.solve(r.N);
+    const MatX<T> A = m > 0 ? MatX<T>(r.N.transpose() * Hf.solve(r.N)) : MatX<T>(0, 0);
     VecX<T> rhs = r.N.transpose() * qd;
     for (int j = 0; j < m; ++j) rhs(j) *= -one_plus_e[j];
-    Eigen::FullPivLU<MatX<T>> lu(A);
-    lu.setThreshold(T(1000) * T(m) * epsilon<T>());
-    if (lu.rank() < m) {
-      r.message = "NᵀH⁻¹N is singular (rank " + std::to_string(lu.rank()) + " of " + std::to_string(m) +
-                  "): the sticking impact (eq. 11.72) constrains more directions than the system can move in";
-      return r;
+    r.lambda = VecX<T>(0);
+    if (m > 0) {  // (Eigen's factorizations are not used on empty matrices)
+      Eigen::FullPivLU<MatX<T>> lu(A);
+      lu.setThreshold(T(1000) * T(m) * epsilon<T>());
+      if (lu.rank() < m) {
+        r.message = "NᵀH⁻¹N is singular (rank " + std::to_string(lu.rank()) + " of " + std::to_string(m) +
+                    "): the sticking impact (eq. 11.72) constrains more directions than the system can move in";
+        return r;
+      }
+      r.lambda = lu.solve(rhs);
     }
-    r.lambda = lu.solve(rhs);
     r.u = r.N * r.lambda;
     for (int a = 0, j = 0; a < nr; ++a) {
       const Contact<T>& c = model.contacts[r.rigid[a]];

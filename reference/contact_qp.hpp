@@ -51,6 +51,12 @@ ContactQp<T> solve_contact_qp(const MatX<T>& H, const MatX<T>& Tn, const VecX<T>
   using std::abs;
   const int n = static_cast<int>(H.rows()), nc = static_cast<int>(Tn.cols());
   ContactQp<T> r;
+  if (nc == 0) {  // no constraint: the unconstrained minimizer (and no LDLᵀ solve with an empty right-hand side)
+    r.status = ContactQp<T>::Solved;
+    r.qdd = qdd_free;
+    r.lambda = VecX<T>(0);
+    return r;
+  }
   const Eigen::LDLT<MatX<T>> Hf(H);
   const MatX<T> HiT = Hf.solve(Tn);  // H⁻¹ t_j for every contact
   T scale(1);

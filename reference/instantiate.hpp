@@ -13,6 +13,7 @@
 #include "reference/contact.hpp"
 #include "reference/contact_dynamics.hpp"
 #include "reference/contact_impulse.hpp"
+#include "reference/contact_simulation.hpp"
 #include "reference/soft_contact.hpp"
 #include "reference/state_space.hpp"
 #include "reference/contact_qp.hpp"
@@ -60,6 +61,7 @@
   RBDREF_CONTACT_DYNAMICS_INSTANTIATE(, T) \
   RBDREF_CONTACT_QP_INSTANTIATE(, T)       \
   RBDREF_CONTACT_IMPULSE_INSTANTIATE(, T)  \
+  RBDREF_CONTACT_SIMULATION_INSTANTIATE(, T) \
   RBDREF_SOFT_CONTACT_INSTANTIATE(, T)     \
   RBDREF_STATE_SPACE_INSTANTIATE(, T)      \
   }

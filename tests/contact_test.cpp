@@ -17,7 +17,9 @@
 #include "reference/aba.hpp"
 #include "checks/contact_checks.hpp"
 #include "reference/contact_dynamics.hpp"
+#include "reference/contact_geometry.hpp"
 #include "reference/contact_impulse.hpp"
+#include "reference/contact_simulation.hpp"
 #include "reference/soft_contact.hpp"
 #include "reference/integrate.hpp"
 #include "reference/jacobian.hpp"
@@ -663,6 +665,164 @@ TYPED_TEST(ContactImpactProperties, SoftAndRigidContactsTogether) {
   }
   EXPECT_GE(checked, 20);
   EXPECT_GE(touching, 5);
+}
+
+// ---- contact geometry (§11.6) ----
+
+// The minimal contact set of a box lying on the ground. Its face contact is the four corners
+// (none is a positive combination of the others: corner 4 = corners 1 - 2 + 3, with a negative
+// coefficient). A point at the face's centre (¼ of the corners' normals) and a point in the middle
+// of an edge (½ + ½) add nothing and are dropped; of two identical contacts the later is dropped.
+// The coefficients of each dropped contact are returned and reproduce its normal.
+TYPED_TEST(ContactClosedForm, MinimalContactSetOfALyingBox) {
+  using T = TypeParam;
+  ModelDesc d = box(0.3, 0.2, 0.1, 2.5);
+  const double pts[8][2] = {{0.3, 0.2}, {-0.3, 0.2}, {-0.3, -0.2}, {0.3, -0.2}, {0, 0}, {0, 0.2}, {0.3, 0.2}, {0.1, -0.05}};
+  for (int i = 0; i < 8; ++i) {
+    ContactDesc c;
+    c.name = "p" + std::to_string(i);
+    c.succ = 0;
+    c.point = N3(pts[i][0], pts[i][1], -0.1);
+    c.normal = N3(0, 0, 1);
+    d.contacts.push_back(c);
+  }
+  const Model<T> m = build_model<T>(d);
+  VecX<T> q = VecX<T>::Zero(7);
+  q(0) = T(1);
+  const ContactKinematics<T> ck = contact_kinematics<T>(m, q, VecX<T>::Zero(6));
+  const std::vector<int> kept = minimal_contact_set<T>(ck.Tn);
+  EXPECT_EQ(kept, std::vector<int>({0, 1, 2, 3}));
+  // Each dropped one is a non-negative combination of the corners.
+  MatX<T> A(6, 4);
+  for (int j = 0; j < 4; ++j) A.col(j) = ck.Tn.col(j);
+  for (int i = 4; i < 8; ++i) {
+    const PositiveDependence<T> p = positive_dependence<T>(A, VecX<T>(ck.Tn.col(i)));
+    EXPECT_TRUE(p.dependent) << i;
+    EXPECT_GE(static_cast<double>(p.c.minCoeff()), 0.0);
+    EXPECT_LE(max_abs(VecX<T>(A * p.c - ck.Tn.col(i))), tol<T>(1e3));
+  }
+  // A corner is not a positive combination of the other three.
+  for (int i = 0; i < 4; ++i) {
+    MatX<T> B(6, 3);
+    for (int j = 0, c = 0; j < 4; ++j)
+      if (j != i) B.col(c++) = ck.Tn.col(j);
+    EXPECT_FALSE(positive_dependence<T>(B, VecX<T>(ck.Tn.col(i))).dependent) << i;
+  }
+}
+
+// ---- the procedure of table 11.1 with step interpolation (eqs. 11.45-11.51) ----
+
+// The interpolants: at δ = 1 they are the step (Euler y₀ + hk, Heun y₀ + h(¼k₁ + ¾k₂)); Heun's
+// slope is k₁ at δ = 0 and k₂ at δ = ⅔ (p(t) is the line through them, eq. 11.51's derivation).
+TYPED_TEST(ContactClosedForm, StepInterpolantsAreEquations11_49And11_51) {
+  using T = TypeParam;
+  Rand rnd;
+  VecX<T> y0(3), k1(3), k2(3);
+  for (int i = 0; i < 3; ++i) {
+    y0(i) = T(rnd());
+    k1(i) = T(rnd());
+    k2(i) = T(rnd());
+  }
+  const T h = T(0.125);
+  EXPECT_LE(max_abs(VecX<T>(step_interpolate<T>(StepMethod::Euler, y0, h, k1, k2, T(1)) - (y0 + h * k1))), tol<T>(10));
+  EXPECT_LE(max_abs(VecX<T>(step_interpolate<T>(StepMethod::Heun, y0, h, k1, k2, T(1)) - (y0 + h * (k1 / T(4) + T(3) * k2 / T(4))))),
+            tol<T>(10));
+  // Slopes by central differences in δ (the interpolant is quadratic: exact up to rounding).
+  const T e = T(1) / T(1024);
+  auto slope = [&](const T& d) {
+    return VecX<T>((step_interpolate<T>(StepMethod::Heun, y0, h, k1, k2, T(d + e)) -
+                    step_interpolate<T>(StepMethod::Heun, y0, h, k1, k2, T(d - e))) / (T(2) * e * h));
+  };
+  EXPECT_LE(max_abs(VecX<T>(slope(T(0)) - k1)), tol<T>(1e4));
+  EXPECT_LE(max_abs(VecX<T>(slope(T(2) / T(3)) - k2)), tol<T>(1e4));
+}
+
+// A box dropped flat onto the ground from 1 m (its contact point under the COM), e = 1/2, Heun
+// steps: in free flight the motion is quadratic in time and Heun's interpolant (eq. 11.51) exact,
+// so each impact (a contact gain, located by bisection on the interpolant) happens at the closed
+// form: t₁ = √(2/g), then every 2e^k v₁/g (v₁ = g t₁): t₂ = t₁(1 + 2e), t₃ = t₂ + 2e² t₁, each to
+// ~40 digits at bin50; after each, the rebound is e times the arrival speed (impulsive LCP, §11.7).
+TYPED_TEST(ContactClosedForm, BouncingBoxEventsAtTheClosedFormTimes) {
+  using T = TypeParam;
+  ModelDesc d = box(0.3, 0.2, 0.1, 2.5);
+  ContactDesc c;
+  c.name = "bottom";
+  c.succ = 0;
+  c.point = N3(0, 0, -0.1);
+  c.normal = N3(0, 0, 1);
+  c.surface = N3(0, 0, 0);
+  c.restitution = Num::exact(0.5);
+  d.contacts.push_back(c);
+  d.gravity = {Num::exact(0), Num::exact(0), Num::decimal("-9.81")};
+  const Model<T> m = build_model<T>(d);
+  VecX<T> q = VecX<T>::Zero(7), qd = VecX<T>::Zero(6);
+  q(0) = T(1);
+  q(6) = T(1) + T(0.1);  // the point is at z = -0.1 as the double Num::exact(0.1): the drop is exactly 1 m
+  const ContactTrajectory<T> tr = simulate_contacts<T>(m, q, qd, VecX<T>::Zero(6), T(0.0625), 40, StepMethod::Heun);
+  ASSERT_TRUE(tr.ok) << tr.message;
+  ASSERT_GE(tr.events.size(), 3u);
+  const T g = from_decimal<T>("9.81"), e = T(0.5);
+  using std::sqrt;
+  const T t1 = sqrt(T(2) / g);
+  const T want[3] = {t1, T(t1 * (T(1) + T(2) * e)), T(t1 * (T(1) + T(2) * e + T(2) * e * e))};
+  const double accuracy = std::is_same<T, double>::value ? 1e-12 : 1e-40;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(tr.events[k].kind, ContactEvent<T>::Gain);
+    EXPECT_EQ(tr.events[k].contact, 0);
+    EXPECT_LE(static_cast<double>(abs(T(tr.events[k].time - want[k]))), accuracy) << "impact " << k;
+  }
+}
+
+// A slider (prismatic along -gravity) resting on the ground, carrying an eccentric rotor spinning
+// about a horizontal axis: the ground's reaction λ = (M + m) g + m ω² r sin θ (+ the rotor's angular
+// acceleration term) falls as the mass swings up; when it would turn negative, the event is located
+// where λ = 0 (to the bisection's precision) and the contact leaves both sets (step 6 of table 11.1).
+TYPED_TEST(ContactClosedForm, NegativeContactForceEventWhereLambdaVanishes) {
+  using T = TypeParam;
+  ModelDesc d;
+  BodyDesc slider;
+  slider.name = "slider";
+  slider.joint.name = "lift";
+  slider.joint.type = JointType::Prismatic;
+  slider.joint.axis = N3(0, 0, 1);
+  slider.inertial.mass = Num::exact(1);
+  slider.inertial.I = {Num::exact(0.01), Num::exact(0.01), Num::exact(0.01), Num::exact(0), Num::exact(0), Num::exact(0)};
+  d.bodies.push_back(slider);
+  BodyDesc rotor;
+  rotor.name = "rotor";
+  rotor.parent = 0;
+  rotor.joint.name = "spin";
+  rotor.joint.type = JointType::Revolute;
+  rotor.joint.axis = N3(0, 1, 0);
+  rotor.inertial.mass = Num::exact(0.5);
+  rotor.inertial.com = N3(0.2, 0, 0);
+  rotor.inertial.I = {Num::exact(0.001), Num::exact(0.001), Num::exact(0.001), Num::exact(0), Num::exact(0), Num::exact(0)};
+  d.bodies.push_back(rotor);
+  ContactDesc c;
+  c.name = "foot";
+  c.succ = 0;
+  c.point = N3(0, 0, 0);
+  c.normal = N3(0, 0, 1);
+  c.surface = N3(0, 0, 0);
+  d.contacts.push_back(c);
+  const Model<T> m = build_model<T>(d);
+  VecX<T> q = VecX<T>::Zero(2), qd = VecX<T>::Zero(2);
+  qd(1) = T(20);  // m ω² r = 0.5·400·0.2 = 40 N > (M + m) g ≈ 14.7 N
+  const ContactTrajectory<T> tr = simulate_contacts<T>(m, q, qd, VecX<T>::Zero(2), T(0.01), 20, StepMethod::Heun);
+  ASSERT_TRUE(tr.ok) << tr.message;
+  ASSERT_FALSE(tr.events.empty());
+  EXPECT_EQ(tr.events[0].kind, ContactEvent<T>::NegativeForce);
+  EXPECT_EQ(tr.active[0], std::vector<int>({0}));
+  // At the event's state, λ of the active contact is at zero within the bisection's reach.
+  size_t k = 0;
+  while (k < tr.t.size() && tr.t[k] < tr.events[0].time) ++k;
+  ASSERT_LT(k, tr.t.size());
+  const ContactDynamics<T> r = contact_dynamics<T>(m, tr.q[k], tr.qd[k], VecX<T>::Zero(2));
+  const T scale = T(14.7);
+  const T lam = -r.d(0) / r.M(0, 0);  // the contact's force were it held (ζ̇ = 0)
+  const double reach = std::is_same<T, double>::value ? 1e-9 : 1e-35;
+  EXPECT_LE(static_cast<double>(abs(lam)) / static_cast<double>(scale), reach);
+  EXPECT_TRUE(tr.active[k].empty());
 }
 
 }  // namespace

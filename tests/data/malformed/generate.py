@@ -629,6 +629,9 @@ contacts_case("object_without_contacts", json.dumps({"contact": [GOOD_CONTACT]})
 contacts_case("soft_without_damping", contact(lambda d: d.update(stiffness=1000)), ["[0].damping", "a soft contact needs damping D > 0"])
 contacts_case("soft_zero_damping", contact(lambda d: d.update(stiffness=1000, damping=0)), ["[0].damping", "D > 0"])
 contacts_case("tangential_without_soft", contact(lambda d: d.update(tangential_damping=5)), ["[0]", "belong to a soft contact"])
+contacts_case("point_and_points", contact(lambda d: d.update(points=[[0, 0, 0]])), ["[0]", "give point (a point contact) or points"])
+contacts_case("empty_points", contact(lambda d: (d.pop("point"), d.update(points=[]))), ["[0].points", "expected a non-empty array"])
+contacts_case("points_of_two", contact(lambda d: (d.pop("point"), d.update(points=[[0, 0, 0], [0, 1]]))), ["[0].points[1]", "expected an array of 3 numbers"])
 contacts_case("not_json", "[{\"name\": \"tip\",", ["expected valid JSON"], command="convert")
 
 write("support/soft.contacts.json", json.dumps([{"name": "pad", "link": "forearm", "point": [0, 0, "0.3"], "normal": [0, 0, 1],
