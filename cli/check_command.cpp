@@ -6,7 +6,10 @@
 // per check kind (samples, failures, worst sample, residual, tolerance); --report writes an
 // rbdref.report document with `fixture: null` and no quantities. --fixture names the fixture the
 // engine ran (its model must be the output's): on a closed-loop model it is required, and the
-// loop checks (K q̈ = k, Gᵀ(H q̈ + C - τ) = 0, Gᵀτ_c = 0, H q̈ + C = τ + τ_c) replace H q̈ + C = τ.
+// loop checks (K q̈ = k, Gᵀ(H q̈ + C - τ) = 0, Gᵀτ_c = 0, H q̈ + C = τ + τ_c) replace H q̈ + C = τ; on a
+// model with contacts it is required for the contact quantities, and the contact and impact checks
+// (complementarity of λ and of q̈, H q̈ + C = τ + τ_c, τ_c = Tλ, Newton restitution, momentum,
+// energy; docs/contact.md) join.
 // Exit status: 0 every check passes, 1 a check fails or the engine failed on a sample, 2 bad input
 // (nothing is written).
 #include "cli/commands.hpp"

@@ -1,8 +1,10 @@
-// rbdref fixture MODEL --samples N --seed S [--precision P] [--floating-base] --out F
+// rbdref fixture MODEL --samples N --seed S [--precision P] [--floating-base] [--contacts C] --out F
 //
 // Draws N samples for the model (fixtures/fixture.hpp: home, near-singular, random), computes
 // their certified reference values at P (default bin50) against P's check precision, and writes
-// the golden fixture (format "rbdref.fixture", docs/formats.md) atomically to F.
+// the golden fixture (format "rbdref.fixture", docs/formats.md) atomically to F. With contacts (a
+// version-2 model's, or --contacts), each sample also carries the contact LCP's solution and the
+// impulsive step (docs/contact.md).
 #include "cli/commands.hpp"
 #include "fixtures/fixture.hpp"
 
@@ -29,7 +31,7 @@ int run_fixture(const FixtureOptions& o) {
   if (samples < 1 || samples > 100000)
     throw InputError("--samples", "", "expected an integer from 1 to 100000, got '" + o.samples + "'");
   const std::uint64_t seed = parse_seed(o.seed, "--seed");
-  check_distinct_paths({o.model, o.mo.loops}, {{"--out", o.out}});
+  check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", o.out}});
   check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("fixture", lm);
@@ -54,7 +56,7 @@ Run add_fixture(CLI::App& app) {
   sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
   sub->add_option("--precision", o->precision, "Precision of the reference values (default bin50)");
   sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required()->check(nonempty_output);
-  o->mo.add_to(sub);
+  o->mo.add_to(sub, /*with_contacts=*/true);
   return [o] { return run_fixture(*o); };
 }
 

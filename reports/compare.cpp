@@ -5,6 +5,8 @@
 // errors that are reported.
 #include "reports/compare.hpp"
 
+#include "checks/properties.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,6 +46,71 @@ void entry_of(int k, int cols, int& row, int& col) {
 
 bool is_matrix(const std::string& quantity) { return quantity == "H" || quantity == "L"; }
 
+// Contact quantities (RBDA ch. 11): scored against the sample's contact section.
+bool is_contact(const std::string& quantity) { return quantity.rfind("contact_", 0) == 0 || quantity.rfind("impact_", 0) == 0; }
+
+// The quantities whose length is not nv: one entry per loop constraint, rigid contact or impulse component.
+bool free_length(const std::string& quantity) {
+  return quantity == "lambda" || quantity == "contact_lambda" || quantity == "impact_lambda";
+}
+
+// The reference quantity an engine quantity is scored against (null when the sample has none).
+const Quantity* reference_of(const Sample& fs, const std::string& name) {
+  if (name == "tau_c" || name == "lambda") return fs.ref.find_loop(name);
+  if (name == "contact_lambda") return fs.ref.find_contact("lambda");
+  if (name == "contact_qdd") return fs.ref.find_contact("qdd");
+  if (name == "contact_tau_c") return fs.ref.find_contact("tau_c");
+  if (name == "impact_lambda") return fs.ref.find_contact("impact.lambda");
+  if (name == "impact_qd_plus") return fs.ref.find_contact("impact.qd_plus");
+  return fs.ref.find(name);
+}
+
+// The rigid contacts of a model (the LCP's, in model order) and, for each, whether it has friction.
+std::vector<bool> rigid_friction(const ModelDesc& desc) {
+  std::vector<bool> out;
+  for (const ContactDesc& c : desc.contacts)
+    if (!c.stiffness && !c.damping) out.push_back(c.friction.has_value());
+  return out;
+}
+
+// The length of impact_lambda: one impulse per rigid contact, three (t_x, t_y, normal) for a
+// contact with friction when the impact is frictional (contact_impulse.hpp).
+int impulse_components(const ModelDesc& desc) {
+  const std::vector<bool> fr = rigid_friction(desc);
+  const bool frictional = std::find(fr.begin(), fr.end(), true) != fr.end();
+  int n = 0;
+  for (bool f : fr) n += frictional && f ? 3 : 1;
+  return n;
+}
+
+// The conditioning of a sample's contact solve, κ_c: κ₂ of M (eq. 11.35) restricted to the
+// contacts that carry force in the reference's solution (λ_i > 0, the equalities the solution
+// satisfies; for an impact the normal impulses), 1 when none does. From the fixture's M in bin50;
+// +inf when the sample has no M. The contact quantities' tolerance is k ε κ(H) κ_c: the contact
+// forces are a second solve, with M, itself made from H⁻¹. (A frictional impact solves with
+// NᵀH⁻¹N, whose normal block is this M: κ_c is its proxy there.)
+double contact_kappa(const Sample& fs, const ModelDesc& desc, bool impact) {
+  const Quantity* M = fs.ref.find_contact("M");
+  const Quantity* lam = fs.ref.find_contact(impact ? "impact.lambda" : "lambda");
+  if (!M || !lam) return std::numeric_limits<double>::infinity();
+  const int n = M->rows;
+  const std::vector<bool> fr = rigid_friction(desc);
+  const bool frictional = impact && fs.ref.contacts.impact.frictional;
+  std::vector<int> support;
+  for (int i = 0, j = 0; i < n && i < static_cast<int>(fr.size()); ++i) {
+    const int normal = j + (frictional && fr[i] ? 2 : 0);
+    j += frictional && fr[i] ? 3 : 1;
+    if (normal < static_cast<int>(lam->values.size()) && from_decimal<double>(lam->values[normal]) > 0) support.push_back(i);
+  }
+  if (support.empty()) return 1.0;
+  const auto m = static_cast<Eigen::Index>(support.size());
+  MatX<bin50> S(m, m);
+  for (Eigen::Index a = 0; a < m; ++a)
+    for (Eigen::Index b = 0; b < m; ++b) S(a, b) = from_decimal<bin50>(M->values[support[a] * n + support[b]]);
+  const bin50 k = condition_number<bin50>(S);
+  return is_finite(k) ? static_cast<double>(k) : std::numeric_limits<double>::infinity();
+}
+
 // Decimal digits of the engine's scalar: -log10 ε rounded up.
 int engine_digits(double epsilon) { return static_cast<int>(std::ceil(-std::log10(epsilon))); }
 
@@ -56,7 +123,10 @@ Tolerances Tolerances::defaults(double epsilon) {
   t.epsilon = epsilon;
   // k: headroom for sums over tens of bodies (H, qdd: 1e3; C, tau, L, D: 1e4, their entries are
   // differences of larger terms). A convention bug misses by many orders of magnitude.
-  t.k = {{"H", 1e3}, {"C", 1e4}, {"tau", 1e4}, {"qdd", 1e3}, {"L", 1e4}, {"D", 1e4}, {"tau_c", 1e4}, {"lambda", 1e4}};
+  t.k = {{"H", 1e3},           {"C", 1e4},           {"tau", 1e4},          {"qdd", 1e3},
+         {"L", 1e4},           {"D", 1e4},           {"tau_c", 1e4},        {"lambda", 1e4},
+         {"contact_lambda", 1e4}, {"contact_qdd", 1e4}, {"contact_tau_c", 1e4}, {"impact_lambda", 1e4},
+         {"impact_qd_plus", 1e4}};
   return t;
 }
 
@@ -67,7 +137,8 @@ double Tolerances::tolerance(const std::string& quantity, double kappa) const {
   // Forward dynamics is a linear solve: its forward error is bounded by κ(H) ε (backward stable
   // algorithm); the factors of H by κ(H)^(1/2) ε. H, C, tau are products and sums: ε.
   // The loop forces come from the same solve as the constrained q̈ (KKT system, docs/loops.md).
-  if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda") return kq * epsilon * kappa;
+  // The contact quantities: a second solve, with M (kappa is then κ(H) κ_c, compare.hpp).
+  if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda" || is_contact(quantity)) return kq * epsilon * kappa;
   if (quantity == "L" || quantity == "D") return kq * epsilon * std::sqrt(kappa);
   return kq * epsilon;
 }
@@ -77,6 +148,7 @@ std::string Tolerances::rule(const std::string& quantity) const {
   const auto it = k.find(quantity);
   const std::string kq = fmt_k(it != k.end() ? it->second : 1e4);
   if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda") return kq + " ε κ(H)";
+  if (is_contact(quantity)) return kq + " ε κ(H) κ(M_S)";
   if (quantity == "L" || quantity == "D") return kq + " ε κ(H)^½";
   return kq + " ε";
 }
@@ -110,6 +182,7 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
                      "expected the fixture's dofs [" + join(f.dofs) + "] (" + fixture_file + "), got [" + join(e.dofs) + "]");
   const size_t nv = f.dofs.size(), nq = f.q_coordinates.size();
   const int nc = f.model.loop_joints.empty() ? 0 : model_layout(f.model).nc;
+  const int n_rigid = static_cast<int>(rigid_friction(f.model).size()), n_impulse = impulse_components(f.model);
   for (size_t k = 0; k < e.samples.size(); ++k) {
     const EngineSample& s = e.samples[k];
     const std::string path = "samples[" + std::to_string(k) + "]";
@@ -129,10 +202,23 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
     for (const auto& [name, m] : s.values) {
       if ((name == "tau_c" || name == "lambda") && nc == 0)
         throw InputError(engine_file, path + "." + name, "the fixture's model has no loop joints: no constraint forces to compare");
+      if (is_contact(name) && f.model.contacts.empty())
+        throw InputError(engine_file, path + "." + name, "the fixture's model has no contacts: no contact quantities to compare");
       if (name == "lambda") {
         if (m.cols != 0 || m.size() != nc)
           throw InputError(engine_file, path + ".lambda",
                            "expected n^c = " + std::to_string(nc) + " numbers (the fixture model's loop constraints), got " +
+                               std::to_string(m.size()));
+        continue;
+      }
+      if (name == "contact_lambda" || name == "impact_lambda") {
+        const int want = name == "contact_lambda" ? n_rigid : n_impulse;
+        if (m.cols != 0 || m.size() != want)
+          throw InputError(engine_file, path + "." + name,
+                           "expected " + std::to_string(want) +
+                               (name == "contact_lambda" ? " numbers (one per rigid contact of the fixture's model), got "
+                                                         : " numbers (one impulse per rigid contact; t_x, t_y, normal for a contact "
+                                                           "with friction), got ") +
                                std::to_string(m.size()));
         continue;
       }
@@ -279,10 +365,36 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     }
     const double kappa = parse_kappa(fs.condition_number);
     for (const std::string& name : engine_quantities()) {
-      const bool loop_force = name == "tau_c" || name == "lambda";
-      const Quantity* ref = loop_force ? fs.ref.find_loop(name) : fs.ref.find(name);
+      const Quantity* ref = reference_of(fs, name);
       const auto ev = es.values.find(name);
       QuantityScore& q = qs[name];
+      if (is_contact(name) && ev != es.values.end()) {
+        const ContactSummary& S = fs.ref.contacts;
+        const bool impact = name.rfind("impact_", 0) == 0;
+        if (!impact && S.status != "solved") {
+          // No rigid-contact solution to score against: an engine that returns contact forces here
+          // solves another contact problem (e.g. a soft or regularized one), which is not an error.
+          r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference's contact LCP status is " + S.status +
+                            (S.status == "no_solution" ? " (no λ ≥ 0 keeps every ζ̇ ≥ 0, RBDA example 11.1; certificate in "
+                                                         "the fixture)"
+                                                       : "") +
+                            ": the engine's answer is its own contact model's");
+          continue;
+        }
+        if (impact && !S.impact.ok) {
+          r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference's impulsive step failed (" +
+                            S.impact.message + ")");
+          continue;
+        }
+        const bool unique = impact ? (S.impact.frictional || S.rank == static_cast<int>(S.rigid.size())) : S.lambda_unique;
+        if ((name == "contact_lambda" || name == "impact_lambda") && !unique) {
+          // Redundant contacts: λ is one of many; Tλ, q̈ (and q̇⁺) are unique and are what is scored.
+          r.notes.push_back("sample " + es.id + ": " + name + " not compared: M has rank " + std::to_string(S.rank) + " < n_c = " +
+                            std::to_string(S.rigid.size()) + ", so λ is not unique (" +
+                            (impact ? "impact_qd_plus" : "contact_qdd, contact_tau_c") + ", unique, are compared)");
+          continue;
+        }
+      }
       if (name == "lambda" && ref && ev != es.values.end() && !fs.ref.loops.lambda_unique) {
         // A redundant constraint set: λ is one of many (the reference's is the minimum-norm one),
         // so an engine's λ is not wrong for differing. τ_c = Kᵀλ is unique and is what is scored.
@@ -297,11 +409,14 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
                             (fs.ref.degeneracy.empty() ? "not computed" : fs.ref.degeneracy) + ")");
         continue;
       }
+      // (contact_lambda and impact_lambda have the reference's length: validate() checked it)
       if (ev == es.values.end()) {
         ++q.missing;
         continue;
       }
-      const SampleScore sc = score(es.id, *ref, ev->second, tol.tolerance(name, kappa));
+      const double kq = is_contact(name) ? kappa * contact_kappa(fs, f.model, name.rfind("impact_", 0) == 0) : kappa;
+      SampleScore sc = score(es.id, *ref, ev->second, tol.tolerance(name, kq));
+      sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
       // Aggregate: max errors, min digits, min cap; the worst sample by rel_err / tolerance.
       if (q.samples == 0) {
         q.min_digits = sc.digits;

@@ -16,7 +16,11 @@
 //   H, C, tau: k ε;  qdd: k ε κ₂(H) (forward dynamics loses log10 κ digits legitimately);
 //   L, D: k ε κ₂(H)^(1/2)
 // with k = 1e3 for H, 1e4 for C and tau, 1e3 for qdd, 1e4 for L and D (headroom for sums over
-// tens of bodies; a convention bug misses by many orders). Per-quantity overrides replace the
+// tens of bodies; a convention bug misses by many orders). The contact quantities (contact_lambda,
+// contact_qdd, contact_tau_c, impact_lambda, impact_qd_plus; RBDA ch. 11): 1e4 ε κ₂(H) κ₂(M_S),
+// M_S the LCP matrix over the contacts carrying force in the reference's solution (a second
+// solve, with M made from H⁻¹); λ only where unique, nothing where the rigid LCP has no solution
+// (a note: the engine answers its own contact model there). Per-quantity overrides replace the
 // tolerance by an explicit relative error (`--tol qdd=1e-9`). A reference certified to only `cap`
 // digits cannot judge an error below 10^-cap: the tolerance used is max(rule, 10^-cap).
 #pragma once
@@ -129,6 +133,16 @@ std::vector<SampleCheck> check_engine_output(const EngineOutput& e);
 //   loops.equation_of_motion          max|H q̈ + C - τ - τ_c| / (... + max|τ_c|)   when tau_c is given
 //   loops.constraint_forces_do_no_work max|Gᵀ τ_c| / (max|G| max|τ_c|)              when tau_c is given
 // An output with tau_c or lambda and no closed-loop model is an InputError (the checks need it).
+// On a model with contacts (docs/contact.md), with T, Ṫᵀq̇, M, d, H, C computed in T at the inputs:
+//   contacts.complementarity          on contact_lambda: λ ≥ 0, ζ̇ = Mλ + d ≥ 0, λᵀζ̇ = 0   1e3 ε κ(H)
+//   contacts.acceleration_complementarity  ζ̇ = Tᵀq̈ + Ṫᵀq̇ ≥ 0 on contact_qdd (λ_i ζ̇_i = 0 with λ)   1e3 ε κ(H)
+//   contacts.equation_of_motion       H q̈ + C = τ + τ_soft + τ_c (contact_tau_c, or Tλ)       1e3 ε κ(H)
+//   contacts.tau_c_is_T_lambda        contact_tau_c = T contact_lambda                        1e3 ε
+//   impact.complementarity            ζ⁺ + eζ⁻ ≥ 0 on impact_qd_plus (λ ≥ 0, λ_i w_i = 0 with impact_lambda)
+//   impact.momentum_balance           H(q̇⁺ - q̇) = Tλ, frictionless, with impact_lambda
+//   impact.kinetic_energy_does_not_increase / _conserved   frictionless, one e / every e = 1
+// An output with contact quantities and no model with contacts is an InputError; so is a
+// contact_lambda or impact_lambda of the wrong length.
 std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file, const ModelDesc* model = nullptr);
 
 nlohmann::ordered_json report_to_json(const Report& r);

@@ -3,10 +3,12 @@
 // than the engine), so that they measure the engine's values, not the checker's rounding; the
 // tolerances are k ε(engine), since the question is whether the engine's values are consistent to
 // the engine's precision.
+#include "checks/contact_checks.hpp"
 #include "checks/properties.hpp"
 #include "certify/precision.hpp"
 #include "io/state_io.hpp"
 #include "reference/build_model.hpp"
+#include "reference/contact_dynamics.hpp"
 #include "reference/crba.hpp"
 #include "reference/loop_constraints.hpp"
 #include "reference/loop_gauss.hpp"
@@ -120,6 +122,131 @@ void loop_checks(const Model<T>& m, const EngineSample& s, const NumMatrix* qddn
   }
 }
 
+// The contact checks of one sample (a model with contacts, RBDA ch. 11, frictionless rigid point
+// contacts; soft contacts enter as the known forces τ_soft of their default surface state): the
+// engine's contact forces, accelerations and post-impact velocities against T, Ṫᵀq̇, M, d, H, C
+// computed by rbdref in T at the sample's inputs. κ(H) scales the tolerances of what came out of
+// the engine's solves.
+template <class T>
+void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const std::function<void(CheckResult)>& add) {
+  using std::abs;
+  auto get = [&](const char* name) -> const NumMatrix* {
+    auto it = s.values.find(name);
+    return it == s.values.end() ? nullptr : &it->second;
+  };
+  const NumMatrix *lamn = get("contact_lambda"), *qddn = get("contact_qdd"), *tcn = get("contact_tau_c"),
+                  *qdpn = get("impact_qd_plus"), *implamn = get("impact_lambda");
+  if (!lamn && !qddn && !tcn && !qdpn && !implamn) return;
+  const VecX<T> q = to_vec<T>(s.q), qd = to_vec<T>(s.qd), tau = to_vec<T>(s.tau);
+  const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+  const MatX<T> H = crba<T>(m, q);
+  const VecX<T> C = bias<T>(m, q, qd);
+  const double kH = static_cast<double>(condition_number<T>(H));
+  const double kappa = std::isfinite(kH) ? kH : 1.0;
+  const std::string kappa_text = std::isfinite(kH) ? "κ(H) = " + format_number("%.4g", kH) : "κ(H) infinite: 1e3 ε";
+  const int nr = static_cast<int>(r.rigid.size());
+  VecX<T> Tdot(nr);
+  for (int a = 0; a < nr; ++a) Tdot(a) = r.ck.Tdot_qd(r.rigid[a]);
+  const MatX<T>& TR = r.T_rigid;
+  auto ratio = [](const T& num, const T& den) { return num == T(0) ? T(0) : num / den; };
+  const VecX<T> tau_soft = r.soft.tau_soft.size() == m.nv ? r.soft.tau_soft : VecX<T>(VecX<T>::Zero(m.nv));
+  // contacts.complementarity on the engine's λ: ζ̇ = Mλ + d (eqs. 11.34-11.42) with M, d exact.
+  if (lamn && r.ok) {
+    const VecX<T> lam = to_vec<T>(lamn->v);
+    const std::vector<CheckResult> lc = check_lcp_solution<T>(r.M, r.d, lam, VecX<T>(r.M * lam + r.d), 1);
+    add(retolerate(lc.front(), "contacts.complementarity", 1e3 * eps * kappa,
+                   "on the engine's λ with ζ̇ = Mλ + d (M, d of eqs. 11.35-11.36 at the input state): max(-min λ / max|λ|, "
+                   "-min ζ̇ / s, max|λ_i ζ̇_i| / (max|λ| s)), s = max|M| max|λ| + max|d|; tolerance 1e3 ε κ(H), " + kappa_text));
+  }
+  // contacts.acceleration_complementarity: the engine's q̈ keeps every contact from accelerating
+  // into its surface, ζ̇ = Tᵀq̈ + Ṫᵀq̇ ≥ 0 (eq. 11.32), and with its λ, λ_i ζ̇_i = 0.
+  if (qddn) {
+    const VecX<T> qdd = to_vec<T>(qddn->v);
+    const VecX<T> w = TR.transpose() * qdd + Tdot;
+    const T sw = max_abs(TR) * max_abs(MatX<T>(qdd)) + max_abs(MatX<T>(Tdot));
+    T res = nr ? T(std::max(T(0), T(-w.minCoeff()))) : T(0);
+    if (lamn && nr) {
+      const VecX<T> lam = to_vec<T>(lamn->v);
+      const T sl = max_abs(MatX<T>(lam)) > T(0) ? max_abs(MatX<T>(lam)) : T(1);
+      res = std::max(T(ratio(res, sw)), T(lam.cwiseProduct(w).cwiseAbs().maxCoeff() / (sl * (sw > T(0) ? sw : T(1)))));
+    } else {
+      res = ratio(res, sw);
+    }
+    add(make_check("contacts.acceleration_complementarity", res, 1e3 * eps * kappa,
+                   "ζ̇ = Tᵀq̈_engine + Ṫᵀq̇ (eq. 11.32): max(-min ζ̇, max|λ_i ζ̇_i| / max|λ| when λ is given) / (max|T| max|q̈| + "
+                   "max|Ṫᵀq̇|); tolerance 1e3 ε κ(H), " + kappa_text));
+    // contacts.equation_of_motion: H q̈ + C = τ + τ_soft + τ_c (eq. 11.41), τ_c the engine's (or Tλ).
+    if (tcn || lamn) {
+      const VecX<T> tc = tcn ? to_vec<T>(tcn->v) : VecX<T>(TR * to_vec<T>(lamn->v));
+      // (τ_c = Tλ from λ: its size is max|T| max|λ|, as for the momentum balance below)
+      const T stc = tcn ? max_abs(MatX<T>(tc)) : T(max_abs(TR) * max_abs(MatX<T>(to_vec<T>(lamn->v))));
+      const T den = max_abs(H) * max_abs(MatX<T>(qdd)) + max_abs(MatX<T>(C)) + max_abs(MatX<T>(tau)) + stc +
+                    max_abs(MatX<T>(tau_soft));
+      add(make_check("contacts.equation_of_motion", ratio(max_abs(MatX<T>(H * qdd + C - tau - tau_soft - tc)), den),
+                     1e3 * eps * kappa,
+                     std::string("max|H q̈_engine + C - τ - τ_soft - τ_c| / (the terms' sizes), τ_c = ") +
+                         (tcn ? "the engine's contact_tau_c" : "T λ_engine") + " (eq. 11.41); tolerance 1e3 ε κ(H), " + kappa_text));
+    }
+  }
+  // contacts.tau_c_is_T_lambda: the engine's generalized contact force is Tλ (eq. 11.39).
+  if (tcn && lamn) {
+    const VecX<T> tc = to_vec<T>(tcn->v), lam = to_vec<T>(lamn->v);
+    add(make_check("contacts.tau_c_is_T_lambda",
+                   ratio(max_abs(MatX<T>(tc - TR * lam)), T(max_abs(TR) * max_abs(MatX<T>(lam)) + max_abs(MatX<T>(tc)))), 1e3 * eps,
+                   "max|τ_c - Tλ| / (max|T| max|λ| + max|τ_c|), T of eq. 11.31 at the input state; tolerance 1e3 ε"));
+  }
+  // The impulsive step (§11.7): ζ⁺ = Tᵀq̇⁺, Newton restitution w = ζ⁺ + e ζ⁻ ≥ 0, λ ≥ 0, λᵀw = 0
+  // (frictionless), H(q̇⁺ - q̇) = u (eq. 11.57), kinetic energy.
+  if (qdpn) {
+    const VecX<T> qdp = to_vec<T>(qdpn->v);
+    const VecX<T> zp = TR.transpose() * qdp, zm = TR.transpose() * qd;
+    VecX<T> w(nr);
+    bool frictional = false, same_e = true, all_elastic = true;
+    for (int a = 0; a < nr; ++a) {
+      const Contact<T>& c = m.contacts[r.rigid[a]];
+      w(a) = zp(a) + c.e * zm(a);
+      frictional = frictional || c.has_friction;
+      same_e = same_e && c.e == m.contacts[r.rigid[0]].e;
+      all_elastic = all_elastic && c.e == T(1);
+    }
+    const T sz = max_abs(TR) * std::max(max_abs(MatX<T>(qdp)), max_abs(MatX<T>(qd)));
+    T res = nr ? ratio(T(std::max(T(0), T(-w.minCoeff()))), sz) : T(0);
+    std::string what = "max(-min(ζ⁺ + e ζ⁻)";
+    if (implamn && !frictional && nr) {
+      const VecX<T> lam = to_vec<T>(implamn->v);
+      const T sl = max_abs(MatX<T>(lam)) > T(0) ? max_abs(MatX<T>(lam)) : T(1);
+      res = std::max(res, T(-lam.minCoeff() / sl));
+      res = std::max(res, T(lam.cwiseProduct(w).cwiseAbs().maxCoeff() / (sl * (sz > T(0) ? sz : T(1)))));
+      what += ", -min λ / max|λ|, max|λ_i w_i| / max|λ|";
+    }
+    add(make_check("impact.complementarity", res, 1e3 * eps * kappa,
+                   what + ") / (max|T| max(|q̇⁺|, |q̇⁻|)), w = Tᵀq̇⁺_engine + e Tᵀq̇⁻ (Newton restitution, eq. 11.64; "
+                   "with friction the normal rows); tolerance 1e3 ε κ(H), " + kappa_text));
+    if (implamn && !frictional) {
+      // Scaled by max|T| max|λ|, not max|Tλ|: with nearly dependent normals λ is large and Tλ a
+      // cancellation, which a λ rounded to the engine's precision cannot reproduce better.
+      const VecX<T> lam = to_vec<T>(implamn->v);
+      const VecX<T> u = TR * lam, du = H * VecX<T>(qdp - qd);
+      add(make_check("impact.momentum_balance",
+                     ratio(max_abs(MatX<T>(du - u)),
+                           T(max_abs(H) * max_abs(MatX<T>(VecX<T>(qdp - qd))) + max_abs(TR) * max_abs(MatX<T>(lam)))),
+                     1e3 * eps * kappa,
+                     "max|H (q̇⁺_engine - q̇) - T λ_engine| / (max|H| max|Δq̇| + max|T| max|λ|) (eq. 11.57); tolerance 1e3 ε "
+                     "κ(H), " + kappa_text));
+    }
+    const T Tm = T(qd.dot(H * qd)) / T(2), Tp = T(qdp.dot(H * qdp)) / T(2);
+    if (!frictional && same_e && nr && Tm > T(0)) {
+      if (all_elastic)
+        add(make_check("impact.kinetic_energy_conserved", T(abs(T(Tp - Tm)) / Tm), 1e3 * eps * kappa,
+                       "|T⁺ - T⁻| / T⁻ with the engine's q̇⁺ (every e = 1, frictionless); tolerance 1e3 ε κ(H), " + kappa_text));
+      else
+        add(make_check("impact.kinetic_energy_does_not_increase", T(std::max(T(0), T(Tp - Tm)) / Tm), 1e3 * eps * kappa,
+                       "max(0, T⁺ - T⁻) / T⁻ with the engine's q̇⁺ (one e ≤ 1 for every contact, frictionless); tolerance "
+                       "1e3 ε κ(H), " + kappa_text));
+    }
+  }
+}
+
 struct RunChecks {
   const EngineOutput& e;
   double eps;  // of the engine's scalar
@@ -129,8 +256,9 @@ struct RunChecks {
   template <class T>
   void operator()() const {
     const bool loops = model && !model->loop_joints.empty();
+    const bool contacts = model && !model->contacts.empty();
     Model<T> m;
-    if (loops) m = build_model<T>(*model);
+    if (loops || contacts) m = build_model<T>(*model);
     for (const EngineSample& s : e.samples) {
       if (!s.error.empty()) continue;  // the engine produced nothing to check
       auto add = [&](CheckResult r) { out.push_back({s.id, std::move(r)}); };
@@ -140,6 +268,7 @@ struct RunChecks {
       };
       const NumMatrix *Hn = get("H"), *Cn = get("C"), *taun = get("tau"), *qddn = get("qdd"), *Ln = get("L"), *Dn = get("D");
       if (loops) loop_checks<T>(m, s, qddn, get("tau_c"), eps, add);
+      if (contacts) contact_checks<T>(m, s, eps, add);
 
       // H.symmetric_raw: max|H - Hᵀ| / max|H| of what the engine computed, before any conversion
       // could symmetrize it (k = 10: a symmetric algorithm writes both triangles from one value).
@@ -208,6 +337,31 @@ std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::s
   if (loop_values && (!model || model->loop_joints.empty()))
     throw InputError(file, "samples", "the output carries loop quantities (tau_c, lambda), whose checks need the closed-loop "
                                       "model: give the fixture (`rbdref check OUTPUT --fixture F`)");
+  bool contact_values = false;
+  for (const EngineSample& s : e.samples)
+    for (const auto& [name, v] : s.values) contact_values = contact_values || name.rfind("contact_", 0) == 0 || name.rfind("impact_", 0) == 0;
+  if (contact_values && (!model || model->contacts.empty()))
+    throw InputError(file, "samples", "the output carries contact quantities (contact_*, impact_*), whose checks need the "
+                                      "model with its contacts: give the fixture (`rbdref check OUTPUT --fixture F`)");
+  if (model && !model->contacts.empty()) {
+    // Their lengths, against the model's rigid contacts, before anything is computed.
+    int nr = 0, ni = 0;
+    bool frictional = false;
+    for (const ContactDesc& c : model->contacts)
+      if (!c.stiffness && !c.damping) frictional = frictional || c.friction.has_value();
+    for (const ContactDesc& c : model->contacts)
+      if (!c.stiffness && !c.damping) {
+        ++nr;
+        ni += frictional && c.friction ? 3 : 1;
+      }
+    for (size_t k = 0; k < e.samples.size(); ++k)
+      for (const auto& [name, v] : e.samples[k].values)
+        if ((name == "contact_lambda" && v.size() != nr) || (name == "impact_lambda" && v.size() != ni))
+          throw InputError(file, "samples[" + std::to_string(k) + "]." + name,
+                           "expected " + std::to_string(name == "contact_lambda" ? nr : ni) + " numbers (" +
+                               (name == "contact_lambda" ? "one per rigid contact of the model" : "one impulse per rigid contact; "
+                                "t_x, t_y, normal for a contact with friction") + "), got " + std::to_string(v.size()));
+  }
   with_precision(p, RunChecks{e, eps, model, out});
   return out;
 }

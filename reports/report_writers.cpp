@@ -225,11 +225,13 @@ std::string reports_to_junit(const std::vector<Report>& reports) {
 }
 
 std::string checks_summary(const std::vector<SampleCheck>& checks) {
-  std::string s = pad("check", 36) + rpad("samples", 8) + rpad("failed", 7) + pad(" worst", 10) + rpad("residual", 10) +
+  size_t width = 36;  // the names' column: wide enough for the longest name
+  for (const SampleCheck& c : checks) width = std::max(width, c.result.name.size() + 2);
+  std::string s = pad("check", width) + rpad("samples", 8) + rpad("failed", 7) + pad(" worst", 10) + rpad("residual", 10) +
                   rpad("tolerance", 10) + "status\n";
   for (const CheckKind& k : check_kinds(checks)) {
     const CheckResult& w = k.worst->result;
-    s += pad(k.name, 36) + rpad(std::to_string(k.samples), 8) + rpad(std::to_string(k.failed), 7) + pad(" " + k.worst->sample, 10) +
+    s += pad(k.name, width) + rpad(std::to_string(k.samples), 8) + rpad(std::to_string(k.failed), 7) + pad(" " + k.worst->sample, 10) +
          rpad(sci(w.residual), 10) + rpad(sci(w.tolerance), 10) + (k.fails() ? "FAIL" : k.failed ? "convention" : "ok") + "\n";
   }
   if (checks.empty()) s += "(no checks: the output has no H)\n";
@@ -239,14 +241,16 @@ std::string checks_summary(const std::vector<SampleCheck>& checks) {
 std::string report_summary(const Report& r) {
   std::string s = "rbdref compare: " + r.engine + " " + r.engine_version + " (" + r.scalar + ", ε " + sci(r.epsilon) +
                   ") against " + r.fixture_file + " (" + r.fixture_precision + "), model " + r.model_name + "\n";
-  s += pad("quantity", 10) + rpad("samples", 8) + rpad("missing", 8) + rpad("digits", 7) + rpad("cap", 4) + pad(" worst", 14) +
+  size_t width = 10;  // the names' column: wide enough for the longest name (contact_tau_c, ...)
+  for (const QuantityScore& q : r.quantities) width = std::max(width, q.quantity.size() + 1);
+  s += pad("quantity", width) + rpad("samples", 8) + rpad("missing", 8) + rpad("digits", 7) + rpad("cap", 4) + pad(" worst", 14) +
        rpad("rel err", 9) + rpad("tolerance", 10) + pad("status", 7) + "rule\n";
   for (const QuantityScore& q : r.quantities) {
     const std::string worst = q.samples ? " " + q.worst_sample + " " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity)) : " -";
     double rel = 0;
     for (const SampleScore& x : r.samples)
       if (x.sample == q.worst_sample && x.quantity == q.quantity) rel = x.rel_err;
-    s += pad(q.quantity, 10) + rpad(std::to_string(q.samples), 8) + rpad(std::to_string(q.missing), 8) +
+    s += pad(q.quantity, width) + rpad(std::to_string(q.samples), 8) + rpad(std::to_string(q.missing), 8) +
          rpad(q.samples ? format_number("%.1f", q.min_digits) : "-", 7) + rpad(q.samples ? format_number("%.0f", q.cap) : "-", 4) + pad(worst, 14) +
          rpad(q.samples ? sci(rel) : "-", 9) + rpad(q.samples ? sci(q.tolerance) : "-", 10) +
          pad(q.samples == 0 ? "absent" : q.passed ? "ok" : q.convention.empty() ? "FAIL" : "conv.", 7) + q.rule + "\n";

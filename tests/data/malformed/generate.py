@@ -491,6 +491,10 @@ engine_case("dofs_reordered", eo(lambda d: d.update(dofs=["elbow", "shoulder"]))
 engine_case("unknown_sample_id", eo(lambda d: d["samples"][0].update(id="s999")), ["samples[0].id", "is not a sample of the fixture"],
             also=[])
 engine_case("not_an_engine_output", ftext, ["format", "expected \"rbdref.engine_output\""])
+engine_case("contact_lambda_not_an_array", eo(lambda d: d["samples"][0].update(contact_lambda=5)),
+            ["samples[0].contact_lambda", "expected an array of numbers (one per rigid contact)"])
+engine_case("contact_qdd_without_contacts", eo(lambda d: d["samples"][0].update(contact_qdd=[0.5, 0.25])),
+            ["samples[0].contact_qdd", "the fixture's model has no contacts"], also=[])
 
 # ---- audit manifest ------------------------------------------------------------------------------
 

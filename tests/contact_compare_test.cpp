@@ -1,0 +1,399 @@
+// Contacts in fixtures, compare and check (RBDA ch. 11; docs/contact.md, "Engines' contact numbers").
+//
+// Two fixtures at bin50: the double pendulum with its tip on a floor and a slanted wall (two
+// contacts on two DoFs: M positive-definite at every state, so λ is unique and the LCP always has
+// its one solution), and the free box on its four bottom corners (rank 3 < 4: λ not unique, and at
+// a random velocity the LCP may have no solution). The engine under test is the fixtures' own
+// reference rounded to double: every contact quantity must score ~16 digits and every contact
+// check must hold; the same numbers with a planted error (λ's sign, a relative 1e-7 on one λ, the
+// impact not applied) must fail the check or the score that guards against it.
+#include "checks/contact_checks.hpp"
+#include "tests/cli_run.hpp"
+#include "fixtures/fixture.hpp"
+#include "io/engine_output.hpp"
+#include "reports/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+
+const Precision& bin50p() {
+  static const Precision p = *Precision::parse("bin50");
+  return p;
+}
+
+// The pendulum's tip (link2's point (0, 0, -1)) on the floor z = 0 and on a wall of normal (1, 0, 0.2).
+const Fixture& pendulum_fixture() {
+  static const Fixture f = [] {
+    const fs::path dir = fs::temp_directory_path() / ("rbdref_contact_compare_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string file = (dir / "tip.contacts.json").string();
+    std::ofstream(file) << R"({"contacts": [
+      {"name": "tip_floor", "link": "link2", "point": [0, 0, -1], "normal": [0, 0, 1]},
+      {"name": "tip_wall", "link": "link2", "point": [0, 0, -1], "normal": [1, 0, "0.2"], "restitution": "0.5"}]})";
+    LoadOptions lo;
+    lo.contacts_file = file;
+    Fixture out = make_fixture(load_model(src("fixtures/models/double_pendulum.urdf"), lo), 4, 11, bin50p());
+    fs::remove_all(dir);
+    return out;
+  }();
+  return f;
+}
+
+const Fixture& box_fixture() {
+  static const Fixture f = [] {
+    LoadOptions lo;
+    lo.floating_base = true;
+    lo.contacts_file = src("fixtures/models/contacts/box_on_ground.contacts.json");
+    return make_fixture(load_model(src("fixtures/models/contacts/box.urdf"), lo), 6, 5, bin50p());
+  }();
+  return f;
+}
+
+// Engine name → the fixture's contact quantity.
+const std::pair<const char*, const char*> kContactNames[] = {{"contact_lambda", "lambda"},
+                                                             {"contact_qdd", "qdd"},
+                                                             {"contact_tau_c", "tau_c"},
+                                                             {"impact_lambda", "impact.lambda"},
+                                                             {"impact_qd_plus", "impact.qd_plus"}};
+
+// A perfect double engine: the fixture's H, C, qdd and contact quantities rounded to double.
+EngineOutput rounded_engine(const Fixture& f) {
+  EngineOutput e;
+  e.engine = "roundoff";
+  e.engine_version = "1.0";
+  e.scalar = "double";
+  e.model_name = f.model.name;
+  e.model_sha256 = f.model_sha256;
+  e.dofs = f.dofs;
+  auto nums = [](const std::vector<double>& v) {
+    std::vector<Num> out;
+    for (double x : v) out.push_back(Num::exact(x));
+    return out;
+  };
+  auto rounded = [](const Quantity& q) {
+    NumMatrix m;
+    m.rows = q.cols == 0 ? static_cast<int>(q.values.size()) : q.rows;
+    m.cols = q.cols;
+    for (const std::string& v : q.values) m.v.push_back(Num::exact(from_decimal<double>(v)));
+    return m;
+  };
+  for (const Sample& s : f.samples) {
+    EngineSample es;
+    es.id = s.id;
+    es.q = nums(s.q);
+    es.qd = nums(s.qd);
+    es.qdd = nums(s.qdd);
+    es.tau = nums(s.tau);
+    for (const char* name : {"H", "C", "qdd"})
+      if (const Quantity* q = s.ref.find(name)) es.values[name] = rounded(*q);
+    for (const auto& [eng, ref] : kContactNames)
+      if (const Quantity* q = s.ref.find_contact(ref)) es.values[eng] = rounded(*q);
+    e.samples.push_back(es);
+  }
+  return e;
+}
+
+EngineSample& sample_of(EngineOutput& e, const std::string& id) {
+  for (EngineSample& s : e.samples)
+    if (s.id == id) return s;
+  throw std::logic_error("no sample " + id);
+}
+
+const QuantityScore* quantity(const Report& r, const std::string& name) {
+  for (const QuantityScore& q : r.quantities)
+    if (q.quantity == name) return &q;
+  return nullptr;
+}
+
+const SampleCheck* find_check(const std::vector<SampleCheck>& cs, const std::string& sample, const std::string& name) {
+  for (const SampleCheck& c : cs)
+    if (c.sample == sample && c.result.name == name) return &c;
+  return nullptr;
+}
+
+Report run_compare(const Fixture& f, const EngineOutput& e) {
+  return compare(f, "contacts.fixture.json", e, "engine.json", Tolerances::defaults(e.epsilon("engine.json")));
+}
+
+// ---- fixtures ----------------------------------------------------------------------------------
+
+// Each sample carries the contact section; the pendulum's LCP is always solved with a unique λ
+// (M = TᵀH⁻¹T with T of rank 2 is positive-definite) and the stored solution is one: λ ≥ 0,
+// ζ̇ = Mλ + d ≥ 0, λᵀζ̇ = 0 to bin50's rounding, q̈ = qdd_free + H⁻¹Tλ through H q̈ + C = τ + τ_c.
+// Written, read and written again, the document is the same bytes.
+TEST(ContactFixture, SamplesCarryASolutionThatSolvesTheLcpAndRoundTrip) {
+  for (const Fixture* f : {&pendulum_fixture(), &box_fixture()}) {
+    int solved = 0;
+    for (const Sample& s : f->samples) {
+      const ContactSummary& S = s.ref.contacts;
+      ASSERT_TRUE(S.present) << s.id;
+      EXPECT_TRUE(S.impact.present && S.impact.ok) << s.id << " " << S.impact.message;
+      if (S.status != "solved") {
+        EXPECT_EQ(S.status, "no_solution") << s.id;
+        EXPECT_EQ(s.ref.find_contact("lambda"), nullptr);
+        continue;
+      }
+      ++solved;
+      const Quantity *M = s.ref.find_contact("M"), *d = s.ref.find_contact("d"), *lam = s.ref.find_contact("lambda"),
+                     *zd = s.ref.find_contact("zeta_dot"), *qdd = s.ref.find_contact("qdd"), *tc = s.ref.find_contact("tau_c");
+      ASSERT_TRUE(M && d && lam && zd && qdd && tc) << s.id;
+      const int n = M->rows;
+      MatX<bin50> Mm(n, n);
+      VecX<bin50> dv(n), lv(n), zv(n);
+      for (int i = 0; i < n; ++i) {
+        dv(i) = from_decimal<bin50>(d->values[i]);
+        lv(i) = from_decimal<bin50>(lam->values[i]);
+        zv(i) = from_decimal<bin50>(zd->values[i]);
+        for (int j = 0; j < n; ++j) Mm(i, j) = from_decimal<bin50>(M->values[i * n + j]);
+      }
+      for (const CheckResult& c : check_lcp_solution<bin50>(Mm, dv, lv, zv, 100)) EXPECT_TRUE(c.passed) << s.id << " " << c.message();
+      EXPECT_GE(qdd->normwise_digits, 40) << s.id;
+      EXPECT_GE(tc->normwise_digits, 40) << s.id;
+      // H q̈ + C = τ + τ_c with the fixture's own H, C and inputs, to ~45 digits.
+      const Quantity *H = s.ref.find("H"), *C = s.ref.find("C");
+      const int nv = H->rows;
+      bin50 worst(0), scale(1);
+      for (int i = 0; i < nv; ++i) {
+        bin50 r = from_decimal<bin50>(C->values[i]) - bin50(s.tau[i]) - from_decimal<bin50>(tc->values[i]);
+        for (int j = 0; j < nv; ++j) r += from_decimal<bin50>(H->values[i * nv + j]) * from_decimal<bin50>(qdd->values[j]);
+        worst = std::max(worst, bin50(abs(r)));
+        scale = std::max(scale, bin50(abs(bin50(s.tau[i]))));
+      }
+      EXPECT_LT(static_cast<double>(worst / scale), 1e-44) << s.id;
+    }
+    if (f == &pendulum_fixture()) {
+      EXPECT_EQ(solved, 4);
+      // At home the arm hangs straight: the tip moves horizontally, t_floor = 0, rank 1.
+      EXPECT_EQ(f->samples[0].ref.contacts.rank, 1);
+      for (const Sample& s : f->samples) {
+        EXPECT_EQ(s.ref.contacts.lambda_unique, s.ref.contacts.rank == 2) << s.id;
+        if (s.kind == "random") EXPECT_TRUE(s.ref.contacts.lambda_unique) << s.id;
+      }
+    } else {
+      for (const Sample& s : f->samples) {
+        EXPECT_FALSE(s.ref.contacts.lambda_unique) << s.id;
+        EXPECT_EQ(s.ref.contacts.rank, 3) << s.id;
+      }
+    }
+    const std::string text = fixture_to_json(*f).dump(1);
+    const Fixture back = read_fixture(json::parse(text), "contacts.fixture.json");
+    EXPECT_EQ(fixture_to_json(back).dump(1), text);
+  }
+}
+
+// A fixture's contact section is validated: a λ present where the status says there is none, a
+// rigid list other than the model's, an inconsistent uniqueness, each names its field (exit 2 in
+// the command). The checksum is recomputed so that the content check is what fires.
+TEST(ContactFixture, MalformedContactSectionsNameTheirField) {
+  const json good = json::parse(fixture_to_json(pendulum_fixture()).dump());
+  auto expect_error = [&](const std::function<void(json&)>& edit, const std::string& field) {
+    json doc = good;
+    edit(doc);
+    doc["checksum"] = fixture_checksum(doc);
+    try {
+      read_fixture(doc, "f.json");
+      ADD_FAILURE() << "accepted; expected an error at " << field;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  };
+  expect_error([](json& d) { d["samples"][0]["contacts"]["status"] = "no_solution"; }, "samples[0].contacts.outputs.lambda");
+  expect_error([](json& d) { d["samples"][0]["contacts"]["rigid"] = json::array({"tip_wall", "tip_floor"}); },
+               "samples[0].contacts.rigid");
+  expect_error([](json& d) { d["samples"][1]["contacts"]["lambda_uniqueness"] = "not_unique"; },
+               "samples[1].contacts.lambda_uniqueness");
+  expect_error([](json& d) { d["samples"][2]["contacts"]["outputs"].erase("qdd"); }, "samples[2].contacts.outputs.qdd");
+  expect_error([](json& d) { d["samples"][0]["contacts"]["outputs"]["lambda"] = json::array({"1"}); },
+               "samples[0].contacts.outputs.lambda");
+  expect_error([](json& d) { d["samples"][3]["contacts"]["impact"]["frictional"] = true; }, "samples[3].contacts.impact.frictional");
+  expect_error([](json& d) { d["samples"][0].erase("contacts"); }, "samples[0].contacts");
+}
+
+// ---- compare -----------------------------------------------------------------------------------
+
+// Rounded to double, every contact quantity scores ≥ 14 digits and passes; λ is scored where it is
+// unique (the pendulum: all but the home sample, where the hanging tip cannot move vertically) and
+// noted where not (the box: never unique), Tλ and q̈ always where the LCP is solved; a sample
+// without solution is a note, not a score.
+TEST(ContactCompare, ReferenceRoundedToDoubleScoresFourteenDigitsAndPasses) {
+  const Report p = run_compare(pendulum_fixture(), rounded_engine(pendulum_fixture()));
+  EXPECT_TRUE(p.passed) << report_summary(p);
+  for (const auto& [eng, ref] : kContactNames) {
+    const QuantityScore* q = quantity(p, eng);
+    ASSERT_NE(q, nullptr) << eng;
+    const bool lambda = std::string(eng) == "contact_lambda" || std::string(eng) == "impact_lambda";
+    EXPECT_EQ(q->samples, lambda ? 3 : 4) << eng;
+    EXPECT_GE(q->min_digits, 14) << eng;
+    EXPECT_NE(q->rule.find("κ(M_S)"), std::string::npos) << q->rule;
+  }
+  const Fixture& bf = box_fixture();
+  const Report b = run_compare(bf, rounded_engine(bf));
+  EXPECT_TRUE(b.passed) << report_summary(b);
+  int solved = 0;
+  for (const Sample& s : bf.samples) solved += s.ref.contacts.status == "solved";
+  ASSERT_NE(quantity(b, "contact_qdd"), nullptr);
+  EXPECT_EQ(quantity(b, "contact_qdd")->samples, solved);
+  EXPECT_GE(quantity(b, "contact_qdd")->min_digits, 14);
+  EXPECT_EQ(quantity(b, "contact_lambda"), nullptr);  // never unique: only notes
+  int lambda_notes = 0;
+  for (const std::string& n : b.notes) lambda_notes += n.find("contact_lambda not compared") != std::string::npos;
+  EXPECT_EQ(lambda_notes, solved);
+}
+
+// One λ off by a relative 1e-7: far outside 1e4 ε κ(H) κ(M_S) (κ's here are below 1e3), found in
+// its sample; so is a q̇⁺ off by 1e-7.
+TEST(ContactCompare, PerturbedLambdaAndPostImpactVelocityFail) {
+  EngineOutput e = rounded_engine(pendulum_fixture());
+  Num& l = sample_of(e, "s002").values.at("contact_lambda").v[0];
+  l = Num::exact(l.value * (1 + 1e-7) + 1e-7);
+  Num& v = sample_of(e, "s003").values.at("impact_qd_plus").v[1];
+  v = Num::exact(v.value * (1 + 1e-7) + 1e-7);
+  const Report r = run_compare(pendulum_fixture(), e);
+  EXPECT_FALSE(r.passed);
+  ASSERT_NE(quantity(r, "contact_lambda"), nullptr);
+  EXPECT_FALSE(quantity(r, "contact_lambda")->passed);
+  EXPECT_EQ(quantity(r, "contact_lambda")->worst_sample, "s002");
+  EXPECT_LT(quantity(r, "contact_lambda")->min_digits, 8.5);
+  EXPECT_FALSE(quantity(r, "impact_qd_plus")->passed);
+  EXPECT_EQ(quantity(r, "impact_qd_plus")->worst_sample, "s003");
+  EXPECT_TRUE(quantity(r, "contact_qdd")->passed);
+}
+
+// Contact quantities against a fixture without contacts, or of the wrong length: input errors
+// naming the engine output's field, before anything is scored.
+TEST(ContactCompare, ContactQuantitiesOfTheWrongShapeOrModelAreInputErrors) {
+  EngineOutput e = rounded_engine(pendulum_fixture());
+  sample_of(e, "s001").values.at("contact_lambda").v.pop_back();
+  sample_of(e, "s001").values.at("contact_lambda").rows = 1;
+  try {
+    run_compare(pendulum_fixture(), e);
+    ADD_FAILURE() << "accepted a λ of one entry for two contacts";
+  } catch (const InputError& x) {
+    EXPECT_NE(std::string(x.what()).find("samples[1].contact_lambda"), std::string::npos) << x.what();
+  }
+  try {
+    check_engine_output(e, "engine.json", &pendulum_fixture().model);
+    ADD_FAILURE() << "check accepted a λ of one entry for two contacts";
+  } catch (const InputError& x) {
+    EXPECT_NE(std::string(x.what()).find("samples[1].contact_lambda"), std::string::npos) << x.what();
+  }
+  try {
+    check_engine_output(rounded_engine(pendulum_fixture()), "engine.json", nullptr);
+    ADD_FAILURE() << "check accepted contact quantities without the model";
+  } catch (const InputError& x) {
+    EXPECT_NE(std::string(x.what()).find("--fixture"), std::string::npos) << x.what();
+  }
+}
+
+// ---- check -------------------------------------------------------------------------------------
+
+// The rounded reference satisfies every contact and impact identity; λ with its sign flipped
+// breaks complementarity and τ_c = Tλ; a q̇⁺ that ignores the impact (q̇⁺ = q̇ where
+// a contact approaches) breaks the impact's complementarity; a q̈ 1e-6 off breaks
+// H q̈ + C = τ + τ_c.
+TEST(ContactCheck, RoundedReferencePassesAndPlantedErrorsAreCaught) {
+  for (const Fixture* f : {&pendulum_fixture(), &box_fixture()}) {
+    const std::vector<SampleCheck> cs = check_engine_output(rounded_engine(*f), "engine.json", &f->model);
+    int n = 0;
+    for (const SampleCheck& c : cs) {
+      EXPECT_TRUE(c.result.passed) << c.sample << " " << c.result.message();
+      n += c.result.name.rfind("contacts.", 0) == 0 || c.result.name.rfind("impact.", 0) == 0;
+    }
+    EXPECT_GE(n, static_cast<int>(f->samples.size()) * 2);
+  }
+  const Fixture& f = pendulum_fixture();
+  for (const char* kind : {"lambda_sign", "no_impact", "qdd"}) {
+    EngineOutput e = rounded_engine(f);
+    std::string sample, check;
+    for (const Sample& s : f.samples) {
+      EngineSample& es = sample_of(e, s.id);
+      const std::vector<Num>& l = es.values.at("contact_lambda").v;
+      const std::vector<Num>& il = es.values.at("impact_lambda").v;
+      if (std::string(kind) == "lambda_sign" && sample.empty() && (l[0].value > 0 || l[1].value > 0)) {
+        for (Num& x : es.values.at("contact_lambda").v) x = Num::exact(-x.value);
+        sample = s.id;
+        check = "contacts.complementarity";
+      }
+      if (std::string(kind) == "no_impact" && sample.empty() && (il[0].value > 0 || il[1].value > 0)) {
+        es.values.at("impact_qd_plus").v = es.qd;
+        sample = s.id;
+        check = "impact.complementarity";
+      }
+      if (std::string(kind) == "qdd" && sample.empty()) {
+        Num& x = es.values.at("contact_qdd").v[0];
+        x = Num::exact(x.value * (1 + 1e-6) + 1e-6);
+        sample = s.id;
+        check = "contacts.equation_of_motion";
+      }
+    }
+    ASSERT_FALSE(sample.empty()) << kind << ": no sample to plant it in";
+    const std::vector<SampleCheck> cs = check_engine_output(e, "engine.json", &f.model);
+    const SampleCheck* c = find_check(cs, sample, check);
+    ASSERT_NE(c, nullptr) << kind;
+    EXPECT_FALSE(c->result.passed) << kind << ": " << c->result.message();
+    if (std::string(kind) == "lambda_sign") {
+      const SampleCheck* tl = find_check(cs, sample, "contacts.tau_c_is_T_lambda");
+      ASSERT_NE(tl, nullptr);
+      EXPECT_FALSE(tl->result.passed) << tl->result.message();
+    }
+  }
+}
+
+// ---- end to end ---------------------------------------------------------------------------------
+
+// `rbdref fixture --contacts`, then `compare` and `check --fixture` on an engine output written to
+// disk (the fixture's reference rounded to double, one λ sign-flipped in a second output): exit 0
+// with the contact rows printed, then exit 1 naming the failing check; `check` without the
+// fixture is exit 2 naming --fixture.
+TEST(ContactCli, FixtureCompareAndCheckEndToEnd) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_contact_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string fx = (dir / "box.fixture.json").string(), eo = (dir / "engine.json").string(),
+                    bad = (dir / "bad.json").string(), rep = (dir / "report.json").string(), cap = dir.string();
+  CliRun r = run_rbdref({"fixture", src("fixtures/models/contacts/box.urdf"), "--floating-base", "--contacts",
+                         src("fixtures/models/contacts/box_on_ground.contacts.json"), "--samples", "3", "--seed", "2", "--out", fx},
+                        cap);
+  ASSERT_EQ(r.status, 0) << r.describe() << r.err;
+  const Fixture f = read_fixture_file(fx);
+  ASSERT_FALSE(f.model.contacts.empty());
+  EngineOutput e = rounded_engine(f);
+  std::ofstream(eo) << engine_output_to_json(e).dump(1);
+  r = run_rbdref({"compare", fx, eo, "--report", rep}, cap);
+  EXPECT_EQ(r.status, 0) << r.describe() << r.out << r.err;
+  EXPECT_NE(r.out.find("contact_qdd"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("impact_qd_plus"), std::string::npos) << r.out;
+  r = run_rbdref({"check", eo, "--fixture", fx}, cap);
+  EXPECT_EQ(r.status, 0) << r.describe() << r.out << r.err;
+  EXPECT_NE(r.out.find("contacts.acceleration_complementarity"), std::string::npos) << r.out;
+  bool flipped = false;
+  for (EngineSample& s : e.samples)
+    if (!flipped && s.values.count("contact_lambda")) {
+      for (Num& x : s.values.at("contact_lambda").v) x = Num::exact(-x.value - 1);
+      flipped = true;
+    }
+  ASSERT_TRUE(flipped) << "no sample with a contact solution";
+  std::ofstream(bad) << engine_output_to_json(e).dump(1);
+  r = run_rbdref({"check", bad, "--fixture", fx}, cap);
+  EXPECT_EQ(r.status, 1) << r.describe() << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL"), std::string::npos) << r.out;
+  r = run_rbdref({"check", eo}, cap);
+  EXPECT_EQ(r.status, 2) << r.describe() << r.out << r.err;
+  EXPECT_NE(r.err.find("--fixture"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rbd::test
