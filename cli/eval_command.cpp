@@ -229,6 +229,16 @@ int run_eval(const EvalOptions& o) {
         qp["agree_digits_with_lcp"] = {{"qdd", S.qp_agree_qdd}, {"tau_c", S.qp_agree_tau_c}, {"objective_11_43", S.qp_agree_objective}};
       cj["qp"] = qp;
     }
+    if (!S.force_qp_status.empty()) {
+      ojson fq = {{"equation", "RBDA eq. 11.43: min ½λᵀMλ + λᵀd subject to λ ≥ 0"},
+                  {"method", "primal active set on the bounds, eigen-decomposition of M_FF (minimum-norm λ_F)"},
+                  {"status", S.force_qp_status},
+                  {"steps", S.force_qp_steps}};
+      if (S.force_qp_status == "solved" && S.status == "solved")
+        fq["agree_digits_with_lcp"] = {
+            {"zeta_dot", S.force_qp_agree_zeta_dot}, {"tau_c", S.force_qp_agree_tau_c}, {"objective", S.force_qp_agree_objective}};
+      cj["force_qp"] = fq;
+    }
     if (S.status == "no_solution") cj["certificate_check"] = {{"dTy", S.certificate_dTy}, {"max_abs_My", S.certificate_My}};
     cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
     ojson cdig, cnorm;

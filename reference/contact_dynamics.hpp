@@ -34,6 +34,7 @@
 #pragma once
 
 #include "reference/contact.hpp"
+#include "reference/contact_force_qp.hpp"
 #include "reference/contact_qp.hpp"
 #include "reference/crba.hpp"
 #include "reference/lcp.hpp"
@@ -56,6 +57,7 @@ struct ContactDynamics {
   std::string message;
   LcpResult<T> lcp;          // λ, ζ̇ or the certificate
   ContactQp<T> qp;           // eq. 11.44 by the dual active-set method: the independent route
+  ForceQp<T> force_qp;       // eq. 11.43 by a primal active-set method on the bounds: a third route
   VecX<T> qdd, tau_c;        // when lcp.status == Solved
   int rank = 0;              // rank of M (= rank T)
   bool lambda_unique = true;
@@ -158,6 +160,7 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
   r.lambda_unique = r.rank == nc;
   r.lcp = solve_lcp<T>(r.M, r.d);
   r.qp = solve_contact_qp<T>(H, r.T_rigid, Tdot_r, r.qdd_free);
+  r.force_qp = solve_force_qp<T>(r.M, r.d);
   if (r.lcp.status == LcpResult<T>::Solved) {
     r.tau_c = r.T_rigid * r.lcp.lambda;
     r.qdd = r.qdd_free + ltdl_solve<T>(f, r.tau_c);

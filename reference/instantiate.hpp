@@ -16,6 +16,7 @@
 #include "reference/contact_simulation.hpp"
 #include "reference/soft_contact.hpp"
 #include "reference/state_space.hpp"
+#include "reference/contact_force_qp.hpp"
 #include "reference/contact_qp.hpp"
 #include "reference/lcp.hpp"
 #include "reference/loop_active.hpp"
@@ -57,6 +58,7 @@
   RBDREF_LOOP_CLUSTERS_INSTANTIATE(, T)    \
   RBDREF_LOOP_FD_SPARSE_INSTANTIATE(, T)   \
   RBDREF_LCP_INSTANTIATE(, T)              \
+  RBDREF_CONTACT_FORCE_QP_INSTANTIATE(, T) \
   RBDREF_CONTACT_INSTANTIATE(, T)          \
   RBDREF_CONTACT_DYNAMICS_INSTANTIATE(, T) \
   RBDREF_CONTACT_QP_INSTANTIATE(, T)       \

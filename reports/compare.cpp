@@ -49,11 +49,6 @@ bool is_matrix(const std::string& quantity) { return quantity == "H" || quantity
 // Contact quantities (RBDA ch. 11): scored against the sample's contact section.
 bool is_contact(const std::string& quantity) { return quantity.rfind("contact_", 0) == 0 || quantity.rfind("impact_", 0) == 0; }
 
-// The quantities whose length is not nv: one entry per loop constraint, rigid contact or impulse component.
-bool free_length(const std::string& quantity) {
-  return quantity == "lambda" || quantity == "contact_lambda" || quantity == "impact_lambda";
-}
-
 // The reference quantity an engine quantity is scored against (null when the sample has none).
 const Quantity* reference_of(const Sample& fs, const std::string& name) {
   if (name == "tau_c" || name == "lambda") return fs.ref.find_loop(name);

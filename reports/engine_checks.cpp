@@ -261,7 +261,7 @@ struct RunChecks {
     if (loops || contacts) m = build_model<T>(*model);
     for (const EngineSample& s : e.samples) {
       if (!s.error.empty()) continue;  // the engine produced nothing to check
-      auto add = [&](CheckResult r) { out.push_back({s.id, std::move(r)}); };
+      auto add = [&](CheckResult r) { out.push_back({s.id, std::move(r), std::string()}); };
       const auto get = [&](const char* name) -> const NumMatrix* {
         auto it = s.values.find(name);
         return it == s.values.end() ? nullptr : &it->second;

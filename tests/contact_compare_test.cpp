@@ -180,7 +180,9 @@ TEST(ContactFixture, SamplesCarryASolutionThatSolvesTheLcpAndRoundTrip) {
       EXPECT_EQ(f->samples[0].ref.contacts.rank, 1);
       for (const Sample& s : f->samples) {
         EXPECT_EQ(s.ref.contacts.lambda_unique, s.ref.contacts.rank == 2) << s.id;
-        if (s.kind == "random") EXPECT_TRUE(s.ref.contacts.lambda_unique) << s.id;
+        if (s.kind == "random") {
+          EXPECT_TRUE(s.ref.contacts.lambda_unique) << s.id;
+        }
       }
     } else {
       for (const Sample& s : f->samples) {

@@ -222,6 +222,11 @@ void check_against_enumeration(double min_digits, int n_models) {
       EXPECT_GE(static_cast<double>(r.qp.certificate.minCoeff()), 0.0);
       EXPECT_LE(max_abs(VecX<T>(r.M * r.qp.certificate)), tol<T>(1e4) * (max_abs(r.M) + 1));
       EXPECT_LT(static_cast<double>(T(r.d.dot(r.qp.certificate))), 0.0);
+      // And the QP of eq. 11.43 over λ ≥ 0 is unbounded below, along a certificate of its own.
+      ASSERT_EQ(r.force_qp.status, ForceQp<T>::NoSolution) << r.force_qp.message;
+      EXPECT_GE(static_cast<double>(r.force_qp.certificate.minCoeff()), 0.0);
+      EXPECT_LE(max_abs(VecX<T>(r.M * r.force_qp.certificate)), tol<T>(1e4) * (max_abs(r.M) + 1));
+      EXPECT_LT(static_cast<double>(T(r.d.dot(r.force_qp.certificate))), 0.0);
       const VecX<T>& y = r.lcp.certificate;
       EXPECT_GE(static_cast<double>(y.minCoeff()), 0.0);
       EXPECT_LE(max_abs(VecX<T>(r.M * y)), tol<T>(1e4) * (max_abs(r.M) + 1));
@@ -238,11 +243,28 @@ void check_against_enumeration(double min_digits, int n_models) {
     EXPECT_GE(static_cast<double>(r.qp.lambda.minCoeff()), 0.0);
     const double zfloor = max_abs(r.M) * max_abs(r.lcp.lambda) + max_abs(r.d);
     const double tfloor = max_abs(r.ck.Tn) * max_abs(r.lcp.lambda);
+    // Eq. 11.43 by the primal active-set method: the same ζ̇, Tλ and minimum (λ too where unique).
+    ASSERT_EQ(r.force_qp.status, ForceQp<T>::Solved) << r.force_qp.message;
+    EXPECT_GE(static_cast<double>(r.force_qp.lambda.minCoeff()), 0.0);
+    EXPECT_GE(digits<T>(r.force_qp.zeta_dot, r.lcp.zeta_dot, zfloor), min_digits) << "11.43 ζ̇";
+    EXPECT_GE(digits<T>(VecX<T>(r.ck.Tn * r.force_qp.lambda), r.tau_c, tfloor), min_digits) << "11.43 Tλ";
+    {
+      const T f_lcp = T(r.lcp.lambda.dot(r.M * r.lcp.lambda)) / T(2) + r.lcp.lambda.dot(r.d);
+      VecX<T> a(1), b(1);
+      a << r.force_qp.objective;
+      b << f_lcp;
+      EXPECT_GE(digits<T>(a, b, zfloor * max_abs(r.lcp.lambda)), min_digits) << "11.43 minimum";
+    }
+    if (r.lambda_unique) {
+      EXPECT_GE(digits<T>(r.force_qp.lambda, r.lcp.lambda, max_abs(r.lcp.lambda)), min_digits) << "11.43 λ";
+    }
     for (const VecX<T>& lam : en.lambdas) {
       EXPECT_GE(digits<T>(r.lcp.zeta_dot, VecX<T>(M2 * lam + d2), zfloor), min_digits) << "ζ̇";
       EXPECT_GE(digits<T>(r.tau_c, VecX<T>(r.ck.Tn * lam), tfloor), min_digits) << "Tλ";
       EXPECT_GE(digits<T>(r.qdd, VecX<T>(fd.qdd + ldlt.solve(VecX<T>(r.ck.Tn * lam))), max_abs(fd.qdd)), min_digits) << "q̈";
-      if (r.lambda_unique) EXPECT_GE(digits<T>(r.lcp.lambda, lam), min_digits) << "λ";
+      if (r.lambda_unique) {
+        EXPECT_GE(digits<T>(r.lcp.lambda, lam), min_digits) << "λ";
+      }
     }
     if (!r.lambda_unique) {
       ++nonunique;
@@ -596,7 +618,9 @@ TYPED_TEST(ContactClosedForm, SoftContactRules) {
     const T fn = k.touching ? std::max(T(0), T(-K * zz - D * T(k.vz))) : T(0);
     EXPECT_LE(static_cast<double>(abs(T(s.fn - fn))), tol<T>(1000) * (static_cast<double>(fn) + 1));
     EXPECT_LE(static_cast<double>(abs(T(s.zdot + (K * zz + fn) / D))), tol<T>(1000) * 10);
-    if (std::string(k.what) == "pulling away: f_n clipped to 0") EXPECT_EQ(s.fn, T(0));
+    if (std::string(k.what) == "pulling away: f_n clipped to 0") {
+      EXPECT_EQ(s.fn, T(0));
+    }
     // Tangential: v along the contact's tangent directions; f_stick = -K_t x - D_t v.
     const Vec3<T> vw(T(k.vx), T(0), T(0));
     const Vec3<T> v(ck.ex[0].dot(vw), ck.ey[0].dot(vw), T(0));

@@ -4,6 +4,7 @@
 // symmetric positive semi-definite M the solutions, when they exist, share ζ̇ (and Mλ): Lemke's must
 // equal the enumeration's there, at double and at 50 digits. When the enumeration finds no
 // solution, Lemke must return a certificate y ≥ 0, My = 0, dᵀy < 0, checked here.
+#include "reference/contact_force_qp.hpp"
 #include "reference/lcp.hpp"
 #include "tests/test_util.hpp"
 
@@ -111,11 +112,28 @@ TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
     ASSERT_NE(r.status, LcpResult<T>::Failed) << what << ": " << r.message;
     EXPECT_EQ(r.status == LcpResult<T>::Solved, e.found) << what;
     expect_certified<T>(M, d, r, dbl ? 1e5 : 1e8, what);
+    // The QP of eq. 11.43 (min ½λᵀMλ + λᵀd over λ ≥ 0) by the primal active-set method: a third
+    // route, with the same existence verdict, ζ̇ and Mλ, and its own certificate when none exists.
+    const ForceQp<T> fq = solve_force_qp<T>(M, d);
+    ASSERT_NE(fq.status, ForceQp<T>::Failed) << what << ": " << fq.message;
+    EXPECT_EQ(fq.status == ForceQp<T>::Solved, e.found) << what << ": eq. 11.43";
+    if (fq.status == ForceQp<T>::NoSolution) {
+      EXPECT_GE(static_cast<double>(fq.certificate.minCoeff()), 0.0) << what;
+      RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(M * fq.certificate)), tol<T>(dbl ? 1e5 : 1e8) * (max_abs(M) + 1), what + ": My (11.43)");
+      EXPECT_LT(static_cast<double>(T(d.dot(fq.certificate))), 0.0) << what;
+    }
     if (r.status == LcpResult<T>::Solved && e.found) {
       // Two routes through a possibly ill-conditioned M_SS: agreement to k ε of the terms' size.
       const double zscale = max_abs(M) * max_abs(r.lambda) + max_abs(d);
       RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(r.zeta_dot - e.zeta_dot)), tol<T>(dbl ? 1e5 : 1e8) * zscale, what + ": ζ̇ unique");
       RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(M * r.lambda - e.M_lambda)), tol<T>(dbl ? 1e5 : 1e8) * zscale, what + ": Mλ unique");
+      if (fq.status == ForceQp<T>::Solved) {
+        EXPECT_GE(static_cast<double>(fq.lambda.minCoeff()), 0.0) << what << ": 11.43 λ ≥ 0";
+        RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(fq.zeta_dot - e.zeta_dot)), tol<T>(dbl ? 1e5 : 1e8) * zscale, what + ": 11.43 ζ̇");
+        RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(M * fq.lambda - e.M_lambda)), tol<T>(dbl ? 1e5 : 1e8) * zscale, what + ": 11.43 Mλ");
+        RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(fq.lambda.cwiseProduct(fq.zeta_dot))),
+                            tol<T>(dbl ? 1e5 : 1e8) * zscale * std::max(1.0, max_abs(fq.lambda)), what + ": 11.43 λᵀζ̇");
+      }
       ++solved;
     } else if (r.status == LcpResult<T>::NoSolution) {
       ++infeasible;
