@@ -71,6 +71,7 @@ std::string find_data_dir(const std::string& given) {
 struct ManifestEntry {
   std::string name, file;
   std::string loops;  // a loops file beside a URDF or JSON tree (docs/formats.md "Loops file"), or empty
+  std::string contacts;  // a contacts file (docs/contact.md), or empty
   bool floating_base = false;
   int samples = 8;
   std::uint64_t seed = 1;
@@ -117,10 +118,10 @@ std::vector<ManifestEntry> read_manifest(const std::string& path) {
     const std::string p = "models[" + std::to_string(k) + "]";
     if (!j.is_object()) throw InputError(path, p, "expected an object with name and file");
     for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "name" && it.key() != "file" && it.key() != "loops" && it.key() != "floating_base" &&
-          it.key() != "samples" && it.key() != "seed" && it.key() != "description")
+      if (it.key() != "name" && it.key() != "file" && it.key() != "loops" && it.key() != "contacts" &&
+          it.key() != "floating_base" && it.key() != "samples" && it.key() != "seed" && it.key() != "description")
         throw InputError(path, p + "." + it.key(),
-                         "unknown field (expected name, file, loops, floating_base, samples, seed, description)");
+                         "unknown field (expected name, file, loops, contacts, floating_base, samples, seed, description)");
     ManifestEntry e;
     // The name names output files (golden/<name>.fixture.json, <engine>/<name>.report.json).
     if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty() ||
@@ -138,6 +139,11 @@ std::vector<ManifestEntry> read_manifest(const std::string& path) {
       if (!j["loops"].is_string() || j["loops"].get<std::string>().empty())
         throw InputError(path, p + ".loops", "expected the name of a loops file (in the manifest's folder)");
       e.loops = j["loops"];
+    }
+    if (j.contains("contacts")) {
+      if (!j["contacts"].is_string() || j["contacts"].get<std::string>().empty())
+        throw InputError(path, p + ".contacts", "expected the name of a contacts file (in the manifest's folder)");
+      e.contacts = j["contacts"];
     }
     if (j.contains("floating_base")) {
       if (!j["floating_base"].is_boolean()) throw InputError(path, p + ".floating_base", "expected true or false");
@@ -184,6 +190,17 @@ std::string fmt_digits(double d) {
 std::string diagnosis(const Report& r) {
   if (r.model_echo.is_object() && r.model_echo.value("status", "") == "differs")
     return "model import: the engine's model differs from the fixture's (see model_echo)";
+  // A contact quantity that fails, not by the engine's declared model, at a sample where the engine
+  // itself reported trouble (raw.engine_messages, in the notes): its solver failed there.
+  for (const SampleScore& sc : r.samples) {
+    if (sc.passed || !sc.convention.empty() || (sc.quantity.rfind("contact_", 0) != 0 && sc.quantity.rfind("impact_", 0) != 0))
+      continue;
+    const std::string said = "sample " + sc.sample + ": the engine said: ";
+    for (const std::string& n : r.notes)
+      if (n.rfind(said, 0) == 0)
+        return "numerical: the engine's contact solver failed at sample " + sc.sample + " (" + sc.quantity + " " +
+               fmt_digits(sc.digits) + " digits; it said: " + n.substr(said.size()) + ")";
+  }
   for (const QuantityScore& q : r.quantities)
     if (q.samples > 0 && q.min_digits < 3 && q.convention.empty())
       return "convention or model semantics: " + q.quantity + " is wrong in its leading digits (" +
@@ -207,6 +224,13 @@ std::string diagnosis(const Report& r) {
            (which.empty() ? std::string("; every quantity within tolerance nonetheless") : "; outside tolerance by it: " + which) +
            "; not a numerical defect (the report's soft_loop_constraints says what the engine solves)";
   }
+  std::string which;
+  for (const QuantityScore& q : r.quantities)
+    if (!q.convention.empty() && (q.quantity.rfind("contact_", 0) == 0 || q.quantity.rfind("impact_", 0) == 0))
+      which += (which.empty() ? "" : ", ") + q.quantity + " " + fmt_digits(q.min_digits) + " digits";
+  if (!which.empty())
+    return "convention (declared): the engine's contact model, which its own exact values (model_values) reproduce; "
+           "outside the rigid tolerance by it: " + which + "; not a numerical defect";
   return "none";
 }
 
@@ -236,10 +260,10 @@ int run_audit(const AuditOptions& o) {
   std::vector<std::string> wanted = split(o.engines);
   std::vector<std::string> not_built;
   if (!wanted.empty()) {
-    static const std::set<std::string> known{"mujoco", "dart", "kdl", "simbody", "bullet"};
+    static const std::set<std::string> known{"mujoco", "dart", "kdl", "simbody", "bullet", "ode"};
     std::vector<std::unique_ptr<EngineAdapter>> pick;
     for (const std::string& n : wanted) {
-      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, dart, kdl, simbody, bullet)");
+      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, dart, kdl, simbody, bullet, ode)");
       bool found = false;
       for (auto& a : adapters)
         if (a && a->name() == n) pick.push_back(std::move(a)), found = true;
@@ -279,9 +303,11 @@ int run_audit(const AuditOptions& o) {
     LoadOptions uo;
     uo.floating_base = me.floating_base;
     if (!me.loops.empty()) uo.loops_file = models_dir + "/" + me.loops;
+    if (!me.contacts.empty()) uo.contacts_file = models_dir + "/" + me.contacts;
     loaded.push_back(load_model(models_dir + "/" + me.file, uo));
     loaded.back().file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
     if (!me.loops.empty()) loaded.back().loops_file = "models/" + me.loops;
+    if (!me.contacts.empty()) loaded.back().contacts_file = "models/" + me.contacts;
     const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
     goldens.emplace_back();
     if (!o.update_golden && file_exists(golden)) goldens.back() = read_fixture_file(golden);

@@ -7,6 +7,9 @@
 #ifdef RBDREF_HAVE_SIMBODY
 #include "engines/simbody/simbody_adapter.hpp"
 #endif
+#ifdef RBDREF_HAVE_ODE
+#include "engines/ode/ode_adapter.hpp"
+#endif
 
 namespace rbd {
 
@@ -17,6 +20,9 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
 #endif
 #ifdef RBDREF_HAVE_SIMBODY
   out.push_back(make_simbody_adapter());
+#endif
+#ifdef RBDREF_HAVE_ODE
+  out.push_back(make_ode_adapter());
 #endif
   return out;
 }

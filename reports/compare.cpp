@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <set>
 
 namespace rbd {
 
@@ -84,10 +85,13 @@ int impulse_components(const ModelDesc& desc) {
 // +inf when the sample has no M. The contact quantities' tolerance is k ε κ(H) κ_c: the contact
 // forces are a second solve, with M, itself made from H⁻¹. (A frictional impact solves with
 // NᵀH⁻¹N, whose normal block is this M: κ_c is its proxy there.)
-double contact_kappa(const Sample& fs, const ModelDesc& desc, bool impact) {
+// (lambda: another solution's λ, as decimal text, whose support is used instead of the reference's:
+// an engine model's own solution, for the tolerance of the comparison with it.)
+double contact_kappa(const Sample& fs, const ModelDesc& desc, bool impact, const std::vector<std::string>* lambda = nullptr) {
   const Quantity* M = fs.ref.find_contact("M");
-  const Quantity* lam = fs.ref.find_contact(impact ? "impact.lambda" : "lambda");
-  if (!M || !lam) return std::numeric_limits<double>::infinity();
+  const Quantity* ref_lam = fs.ref.find_contact(impact ? "impact.lambda" : "lambda");
+  if (!M || (!ref_lam && !lambda)) return std::numeric_limits<double>::infinity();
+  const std::vector<std::string>& lv = lambda ? *lambda : ref_lam->values;
   const int n = M->rows;
   const std::vector<bool> fr = rigid_friction(desc);
   const bool frictional = impact && fs.ref.contacts.impact.frictional;
@@ -95,7 +99,7 @@ double contact_kappa(const Sample& fs, const ModelDesc& desc, bool impact) {
   for (int i = 0, j = 0; i < n && i < static_cast<int>(fr.size()); ++i) {
     const int normal = j + (frictional && fr[i] ? 2 : 0);
     j += frictional && fr[i] ? 3 : 1;
-    if (normal < static_cast<int>(lam->values.size()) && from_decimal<double>(lam->values[normal]) > 0) support.push_back(i);
+    if (normal < static_cast<int>(lv.size()) && from_decimal<double>(lv[normal]) > 0) support.push_back(i);
   }
   if (support.empty()) return 1.0;
   const auto m = static_cast<Eigen::Index>(support.size());
@@ -246,6 +250,29 @@ std::string input_mismatch(const EngineSample& es, const Sample& fs) {
   return "";
 }
 
+// The natural scale of a contact quantity at a sample (decimal text; empty for none): q̈ with
+// contacts against max|q̈_free| (the sample's forward dynamics), Tλ against max(|τ|, |C|), q̇⁺
+// against max|q̇⁻|. A value that vanishes in exact arithmetic (a system the contacts lock: q̈ = 0)
+// is then scored by its error relative to the motion it stops, not to its own rounding noise.
+std::string contact_scale(const Sample& fs, const std::string& name) {
+  auto max_of = [](const Quantity* q) {
+    bin50 m(0);
+    if (q)
+      for (const std::string& v : q->values) m = std::max(m, bin50(abs(from_decimal<bin50>(v))));
+    return m;
+  };
+  bin50 s(0);
+  if (name == "contact_qdd") s = max_of(fs.ref.find("qdd"));
+  else if (name == "contact_tau_c") {
+    s = max_of(fs.ref.find("C"));
+    for (double v : fs.tau) s = std::max(s, bin50(std::abs(v)));
+  }
+  else if (name == "impact_qd_plus")
+    for (double v : fs.qd) s = std::max(s, bin50(std::abs(v)));
+  else return "";
+  return s > 0 ? to_decimal(s, 20) : "";
+}
+
 // Score of one quantity of one sample, in MPFR at the current default precision:
 //   abs_err = max_k |x_k - c_k|, scale = max_k |c_k| (1 when c = 0), rel_err = abs_err / scale,
 //   digits = min(cap, max(0, -log10 rel_err)), cap when x = c exactly.
@@ -268,6 +295,9 @@ SampleScore score(const std::string& sample, const Quantity& ref, const NumMatri
     }
     if (abs(c) > scale) scale = abs(c);
   }
+  // A natural scale (set by compare for the contact quantities): a value that is zero in exact
+  // arithmetic (a locked system's q̈) is judged against the size of what produced it.
+  if (!ref.scale.empty()) scale = std::max(scale, mpfr(abs(from_decimal<mpfr>(ref.scale))));
   // Absolute floor: a quantity whose reference is exactly zero is scored by its absolute error.
   if (scale == 0) scale = mpfr(1);
   const mpfr rel = worst / scale;
@@ -344,6 +374,17 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     qs[name].rule = tol.rule(name);
   }
   std::map<std::string, double> worst_badness;
+  std::string contact_model;  // declared (header): contact quantities matching model_values are the model's
+  if (!f.model.contacts.empty() && e.conventions.is_object() && e.conventions.contains("contact_model")) {
+    const json& d = e.conventions["contact_model"];
+    if (!d.is_string() || d.get<std::string>().empty())
+      throw InputError(engine_file, "conventions.contact_model",
+                       "expected a non-empty string saying which contact model the engine solves (e.g. a velocity-level time step)");
+    contact_model = "contact model (" + d.get<std::string>() + ")";
+  }
+  std::map<std::string, int> unexplained;          // per quantity: failures not explained by the declared model
+  std::set<std::string> model_explained_samples;   // samples whose every failing contact quantity the model explains
+  std::set<std::string> numbers_failed_samples;
   for (const EngineSample& es : e.samples) {
     const Sample& fs = *f.find(es.id);
     if (!es.error.empty()) {
@@ -352,6 +393,9 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
       r.sample_failures.push_back(n);
       continue;
     }
+    if (es.raw.is_object() && es.raw.contains("engine_messages") && es.raw["engine_messages"].is_array())
+      for (const json& msg : es.raw["engine_messages"])
+        if (msg.is_string()) r.notes.push_back("sample " + es.id + ": the engine said: " + msg.get<std::string>());
     if (const std::string m = input_mismatch(es, fs); !m.empty()) {
       const std::string n = "sample " + es.id + ": " + m + ": the engine ran another state; its values are not scored";
       r.notes.push_back(n);
@@ -410,8 +454,35 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
         continue;
       }
       const double kq = is_contact(name) ? kappa * contact_kappa(fs, f.model, name.rfind("impact_", 0) == 0) : kappa;
-      SampleScore sc = score(es.id, *ref, ev->second, tol.tolerance(name, kq));
+      Quantity rq = *ref;
+      rq.scale = contact_scale(fs, name);
+      SampleScore sc = score(es.id, rq, ev->second, tol.tolerance(name, kq));
       sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
+      if (!sc.passed && !contact_model.empty() && is_contact(name)) {
+        const auto mv = es.model_values.find(name);
+        if (mv != es.model_values.end() && mv->second.size() == ev->second.size()) {
+          Quantity mq = rq;
+          for (int k = 0; k < mv->second.size(); ++k)
+            mq.values[static_cast<size_t>(k)] = mv->second.v[static_cast<size_t>(k)].is_double
+                                                    ? to_decimal(bin50(mv->second.v[static_cast<size_t>(k)].value), 30)
+                                                    : mv->second.v[static_cast<size_t>(k)].text;
+          // The model's LCP has the same M but its own support: its conditioning bounds the engine's
+          // legitimate loss against the model's values.
+          const bool impact = name.rfind("impact_", 0) == 0;
+          const auto ml = es.model_values.find(impact ? "impact_lambda" : "contact_lambda");
+          double mk = kq;
+          if (ml != es.model_values.end()) {
+            std::vector<std::string> lv;
+            for (const Num& x : ml->second.v) lv.push_back(x.is_double ? to_decimal(bin50(x.value), 30) : x.text);
+            mk = std::max(kq, kappa * contact_kappa(fs, f.model, impact, &lv));
+          }
+          const SampleScore ms = score(es.id, mq, ev->second, std::max(sc.tolerance, tol.tolerance(name, mk)));
+          sc.model_digits = ms.digits;
+          if (ms.passed) sc.convention = contact_model;
+        }
+        (sc.convention.empty() ? numbers_failed_samples : model_explained_samples).insert(es.id);
+      }
+      if (!sc.passed && sc.convention.empty()) ++unexplained[name];
       // Aggregate: max errors, min digits, min cap; the worst sample by rel_err / tolerance.
       if (q.samples == 0) {
         q.min_digits = sc.digits;
@@ -437,11 +508,34 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
   for (const std::string& name : engine_quantities()) {
     const QuantityScore& q = qs[name];
     if (q.samples == 0 && q.missing == 0) continue;
+    if (is_contact(name) && q.samples > 0 && q.missing > 0) {
+      // An engine that answers a contact problem at some samples and not at others where the rigid
+      // problem has a solution failed there (its own messages are among the notes).
+      const std::string n = name + ": absent at " + std::to_string(q.missing) + " sample(s) where the reference has a value, "
+                            "given at " + std::to_string(q.samples) + ": the engine failed to answer there";
+      r.notes.push_back(n);
+      r.sample_failures.push_back(n);
+    }
     if (q.samples == 0) r.notes.push_back(name + ": absent from every engine sample, not compared");
     r.quantities.push_back(q);
   }
 
   r.checks = check_engine_output(e, engine_file, &f.model);
+  for (QuantityScore& q : r.quantities)
+    if (!q.passed && unexplained[q.quantity] == 0 && !contact_model.empty()) q.convention = contact_model;
+  // Where the rigid LCP has no solution, no λ satisfies the rigid identities the contacts.* checks
+  // test: whatever the engine returns is its own contact model's answer (as for the scores above).
+  for (SampleCheck& c : r.checks) {
+    const Sample* fs = f.find(c.sample);
+    if (!c.result.passed && fs && fs->ref.contacts.present && fs->ref.contacts.status != "solved" &&
+        c.result.name.rfind("contacts.", 0) == 0)
+      c.convention = "the rigid contact LCP has no solution at this sample (status " + fs->ref.contacts.status +
+                     "): the engine answers its own contact model";
+  }
+  for (SampleCheck& c : r.checks)
+    if (!c.result.passed && model_explained_samples.count(c.sample) && !numbers_failed_samples.count(c.sample) &&
+        (c.result.name.rfind("contacts.", 0) == 0 || c.result.name.rfind("impact.", 0) == 0))
+      c.convention = contact_model;
   // A declared soft-constraint model (header): its consequences are a convention, measured.
   if (!f.model.loop_joints.empty() && e.conventions.is_object() && e.conventions.contains("soft_loop_constraints")) {
     const json& d = e.conventions["soft_loop_constraints"];

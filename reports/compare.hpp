@@ -54,6 +54,10 @@ struct SampleScore {
   int worst_row = 0, worst_col = 0;  // col 0 for vectors
   std::string reference, engine;     // the worst entry's two values
   bool passed = false;
+  // Outside tolerance, but the engine matches its declared model (conventions.contact_model) there:
+  // the model's text, and the digits against the model's own exact values (EngineSample::model_values).
+  std::string convention;
+  double model_digits = -1;          // -1: not scored against the model
 };
 
 struct QuantityScore {
@@ -104,6 +108,16 @@ struct Report {
 // and lambda outside tolerance and a failing loops.K_qdd_equals_k are then marked with that
 // convention instead of failing, and the measured violation is reported (Report above). Everything
 // else (H, C, tau, the projected equation of motion, τ_c doing no work) is judged as usual.
+//
+// A declared contact model: an engine whose contacts are not the rigid acceleration-level LCP by
+// design (a velocity-level time step, a soft or regularized contact) says so in conventions
+// "contact_model": "<what>", and may give per sample the exact values of its own model
+// (model_values, computed by its adapter with rbdref's reference). A contact quantity outside
+// tolerance at a sample is then the engine's MODEL when the engine's value is within the same
+// tolerance of model_values (SampleScore::convention, model_digits), and its NUMBERS otherwise (a
+// failure). On a sample where every contact quantity was explained so, the failing contacts.* and
+// impact.* checks of the engine's own numbers (which hold the rigid problem's identities) are
+// marked with the convention too. Without model_values nothing is excused.
 //
 // Scores e against f. Throws InputError (naming engine_file) when the model hashes differ, a
 // sample id is unknown, the dofs differ from the fixture's, or an input or value has the wrong

@@ -125,11 +125,14 @@ ojson report_to_json(const Report& r) {
   }
   doc["quantities"] = qs;
   ojson ss = ojson::array();
-  for (const SampleScore& s : r.samples)
+  for (const SampleScore& s : r.samples) {
     ss.push_back({{"sample", s.sample}, {"quantity", s.quantity}, {"abs_err", s.abs_err}, {"rel_err", s.rel_err},
                   {"scale", s.scale}, {"digits", s.digits}, {"cap", s.cap}, {"tolerance", s.tolerance},
                   {"worst_entry", {s.worst_row, s.worst_col}}, {"reference", s.reference}, {"engine", s.engine},
                   {"passed", s.passed}});
+    if (!s.convention.empty()) ss.back()["convention"] = s.convention;
+    if (s.model_digits >= 0) ss.back()["digits_vs_engine_model"] = s.model_digits;
+  }
   doc["samples"] = ss;
   ojson cs = ojson::array();
   for (const SampleCheck& c : r.checks) {

@@ -18,6 +18,7 @@ PACKAGES=(
   liborocos-kdl-dev libkdl-parser-dev liburdfdom-dev  # KDL: an independent URDF import and dynamics for cross-checks
   libmujoco-dev            # MuJoCo 2.2.2: the first audited engine (engines/mujoco)
   libsimbody-dev           # Simbody 3.7: exact loop constraints (engines/simbody), trees too
+  libode-dev               # ODE 0.16: a velocity-level time stepper with contacts (engines/ode)
   libqhull-dev             # mujoco::mujoco names /usr/include/libqhull_r in its CMake package
   clang libclang-rt-14-dev # scripts/fuzz.sh: clang++ 14 and its runtimes (libFuzzer, ASan, UBSan: -fsanitize=fuzzer
                            # links libclang_rt.fuzzer from libclang-rt-14-dev, which clang only recommends;

@@ -1,0 +1,191 @@
+// The real ODE (Debian libode 0.16) through the adapter: the bundled trees' golden fixtures
+// (forward dynamics through ODE's maximal coordinates), and fixtures with frictionless contacts,
+// where ODE's velocity-level step equals the rigid LCP at rest and departs from it, as its own model
+// predicts to the last digits, in motion (engines/ode/ode_adapter.hpp).
+#include "engines/ode/ode_adapter.hpp"
+#include "reports/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <unistd.h>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSrc = RBDREF_SOURCE_DIR;
+
+const Precision& bin50p() {
+  static const Precision p = *Precision::parse("bin50");
+  return p;
+}
+
+Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
+  const auto adapter = make_ode_adapter();
+  EXPECT_EQ(adapter->unsupported(f), "");
+  const EngineOutput e = adapter->run(f, file);
+  EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+  for (const EngineSample& s : e.samples) EXPECT_EQ(s.error, "") << s.id;
+  if (keep) *keep = e;
+  return compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+}
+
+// ODE's forward dynamics on the bundled trees, converted by the kinetic least squares of
+// J q̈ + J̇ q̇ = V̇: exact in exact arithmetic (ode_adapter.hpp), so it must pass the usual
+// 1e3 ε κ(H) at every sample.
+class OdeOnBundledTree : public ::testing::TestWithParam<const char*> {};
+TEST_P(OdeOnBundledTree, ForwardDynamicsMatchesTheGoldenFixture) {
+  const std::string file = kSrc + "/fixtures/golden/" + GetParam() + ".fixture.json";
+  const Fixture f = read_fixture_file(file);
+  const Report r = run_and_compare(f, file);
+  bool scored = false;
+  for (const QuantityScore& q : r.quantities) {
+    if (q.quantity != "qdd") continue;
+    scored = q.samples == static_cast<int>(f.samples.size());
+    std::printf("  ode %-16s qdd min %.1f digits (worst sample %s)\n", GetParam(), q.min_digits, q.worst_sample.c_str());
+    EXPECT_TRUE(q.passed) << GetParam();
+    EXPECT_GE(q.min_digits, 8.0) << GetParam();
+  }
+  EXPECT_TRUE(scored) << "qdd was not scored at every sample of " << GetParam();
+  for (const SampleCheck& c : r.checks) EXPECT_TRUE(c.result.passed) << c.sample << ": " << c.result.message();
+  EXPECT_TRUE(r.passed);
+}
+INSTANTIATE_TEST_SUITE_P(Golden, OdeOnBundledTree,
+                         ::testing::Values("double_pendulum", "panda", "arm7", "humanoid", "tiny_inertia", "far_arm"));
+
+TEST(OdeAdapter, UnsupportedJointsAndContactsAreNamed) {
+  const Fixture f = read_fixture_file(kSrc + "/fixtures/golden/all_joints.fixture.json");
+  const std::string why = make_ode_adapter()->unsupported(f);
+  EXPECT_NE(why.find("joint '"), std::string::npos) << why;
+  const Fixture loops = read_fixture_file(kSrc + "/fixtures/golden/slider_crank.fixture.json");
+  EXPECT_NE(make_ode_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
+  EXPECT_THROW(make_ode_adapter()->run(f, "all_joints"), EngineError);
+}
+
+// A fixture with contacts from a contacts file written here.
+Fixture contact_fixture(const std::string& model, const std::string& contacts_json, bool floating, int n, std::uint64_t seed) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_ode_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "c.contacts.json").string();
+  std::ofstream(file) << contacts_json;
+  LoadOptions lo;
+  lo.floating_base = floating;
+  lo.contacts_file = file;
+  Fixture f = make_fixture(load_model(kSrc + "/" + model, lo), n, seed, bin50p());
+  fs::remove_all(dir);
+  return f;
+}
+
+struct ContactCase {
+  const char* name;
+  const char* model;
+  const char* contacts;
+  bool floating;
+};
+void PrintTo(const ContactCase& c, std::ostream* os) { *os << c.name; }
+
+// With contacts: at the "at_rest" sample (q̇ = 0) ODE's step IS the rigid acceleration-level LCP:
+// every contact quantity passes against the reference itself. Everywhere, ODE matches its own
+// model's exact values (velocity-level rows, no Ṫᵀq̇; computed with rbdref's reference), so every
+// departure from the rigid reference is reported as the declared contact model, none as numbers.
+class OdeWithContacts : public ::testing::TestWithParam<ContactCase> {};
+TEST_P(OdeWithContacts, RigidAtRestAndItsOwnModelInMotion) {
+  const ContactCase& c = GetParam();
+  const Fixture f = contact_fixture(c.model, c.contacts, c.floating, 6, 7);
+  ASSERT_EQ(f.samples[2].kind, "at_rest");
+  ASSERT_EQ(f.samples[3].kind, "in_contact");
+  EngineOutput e;
+  const Report r = run_and_compare(f, c.name, &e);
+  // Where ODE's Dantzig solver reports an internal error (a redundant contact set with CFM = 0),
+  // its λ is not a solution of its own LCP: those samples must fail as numbers, not as the model.
+  std::set<std::string> lcp_failed;
+  for (const EngineSample& s : e.samples)
+    if (s.raw.contains("engine_messages"))
+      for (const json& m : s.raw["engine_messages"])
+        if (m.get<std::string>().find("LCP internal error") != std::string::npos) lcp_failed.insert(s.id);
+  std::map<std::string, int> scored_at_rest;
+  int explained = 0, numbers = 0;
+  for (const SampleScore& s : r.samples) {
+    if (s.quantity.rfind("contact_", 0) != 0 && s.quantity.rfind("impact_", 0) != 0) continue;
+    if (s.sample == "s002" && !lcp_failed.count(s.sample)) {
+      ++scored_at_rest[s.quantity];
+      EXPECT_TRUE(s.passed) << c.name << " at rest: " << s.quantity << " rel err " << s.rel_err;
+      EXPECT_GE(s.digits, 9.0) << c.name << " at rest: " << s.quantity;
+    }
+    if (s.passed) continue;
+    if (lcp_failed.count(s.sample)) {
+      ++numbers;
+      EXPECT_TRUE(s.convention.empty()) << c.name << " " << s.sample << " " << s.quantity << ": a failed LCP excused as the model";
+    } else {
+      ++explained;
+      EXPECT_FALSE(s.convention.empty()) << c.name << " " << s.sample << " " << s.quantity << ": ODE departs from its own model";
+      EXPECT_GE(s.model_digits, 9.0) << c.name << " " << s.sample << " " << s.quantity;
+    }
+  }
+  if (!lcp_failed.count("s002")) {
+    for (const char* q : {"contact_qdd", "contact_tau_c", "impact_qd_plus"})
+      EXPECT_EQ(scored_at_rest[q], 1) << c.name << ": " << q << " not scored at rest";
+  }
+  EXPECT_GT(explained, 0) << c.name << ": no sample in motion departs from the rigid LCP (ODE's model has no Ṫᵀq̇)";
+  if (lcp_failed.empty()) {
+    for (const QuantityScore& q : r.quantities) EXPECT_TRUE(q.passed || !q.convention.empty()) << c.name << ": " << q.quantity;
+    for (const SampleCheck& ch : r.checks)
+      EXPECT_TRUE(ch.result.passed || !ch.convention.empty()) << c.name << " " << ch.sample << ": " << ch.result.message();
+  }
+  EXPECT_EQ(r.passed, lcp_failed.empty()) << c.name;
+  std::printf("  ode %-10s contact scores outside the rigid tolerance: %d ODE's model, %d numbers (%zu samples with a "
+              "failed Dantzig LCP)\n", c.name, explained, numbers, lcp_failed.size());
+
+  // A planted error in ODE's numbers is not excused by the model: λ and q̈ scaled by 1 + 1e-6 at
+  // every sample are failures (numbers), not conventions.
+  for (EngineSample& s : e.samples)
+    for (const char* q : {"contact_qdd", "contact_tau_c"})
+      if (s.values.count(q))
+        for (Num& x : s.values.at(q).v) x = Num::decimal(to_decimal(bin50(x.as<bin50>() * bin50("1.000001")), 25));
+  const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
+  EXPECT_FALSE(bad.passed) << c.name;
+  for (const QuantityScore& q : bad.quantities)
+    if (q.quantity == "contact_qdd") {
+      EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
+    }
+}
+INSTANTIATE_TEST_SUITE_P(
+    Contacts, OdeWithContacts,
+    ::testing::Values(
+        // The pendulum's tip on a floor and a tilted wall, and its elbow touching the tip link (two bodies).
+        ContactCase{"pendulum", "fixtures/models/double_pendulum.urdf",
+                    R"({"contacts": [
+                      {"name": "tip_floor", "link": "link2", "point": [0, 0, -1], "normal": [0, 0, 1]},
+                      {"name": "tip_wall", "link": "link2", "point": [0, 0, -1], "normal": [1, 0, "0.2"], "restitution": "0.5"},
+                      {"name": "elbow", "bodies": ["link2", "link1"], "point": [0, 0, "-0.5"], "normal": [1, 0, 0]}]})",
+                    false},
+        // A free box on its four corners: M has rank 3 < 4 (λ not unique; q̈, Tλ are).
+        ContactCase{"box", "fixtures/models/contacts/box.urdf",
+                    R"({"contacts": [
+                      {"name": "pp", "link": "box", "point": ["0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
+                      {"name": "mp", "link": "box", "point": ["-0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
+                      {"name": "mm", "link": "box", "point": ["-0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]},
+                      {"name": "pm", "link": "box", "point": ["0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]}]})",
+                    true},
+        // A rod on a hinge between two tilted planes, one elastic.
+        ContactCase{"rod", "fixtures/models/contacts/rod.urdf",
+                    R"([{"name": "tip1", "link": "rod", "point": [1, 0, 0], "normal": [1, 1, 0]},
+                        {"name": "tip2", "link": "rod", "point": [-1, 0, 0], "normal": [-1, 1, 0], "restitution": 1}])",
+                    false}),
+    [](const ::testing::TestParamInfo<ContactCase>& i) { return std::string(i.param.name); });
+
+TEST(OdeAdapter, FrictionAndSoftContactsAreUnsupported) {
+  const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",
+                                    R"([{"name": "pp", "link": "box", "point": [0, 0, "-0.1"], "normal": [0, 0, 1], "friction": "0.5"}])",
+                                    true, 1, 1);
+  EXPECT_NE(make_ode_adapter()->unsupported(f).find("friction"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rbd::test
