@@ -493,6 +493,12 @@ engine_case("unknown_sample_id", eo(lambda d: d["samples"][0].update(id="s999"))
 engine_case("not_an_engine_output", ftext, ["format", "expected \"rbdref.engine_output\""])
 engine_case("contact_lambda_not_an_array", eo(lambda d: d["samples"][0].update(contact_lambda=5)),
             ["samples[0].contact_lambda", "expected an array of numbers (one per rigid contact)"])
+engine_case("model_values_not_an_object", eo(lambda d: d["samples"][0].update(model_values=[1, 2])),
+            ["samples[0].model_values", "expected an object of quantities"])
+engine_case("model_values_unknown_quantity", eo(lambda d: d["samples"][0].update(model_values={"qddot": [1, 2]})),
+            ["samples[0].model_values.qddot", "expected one of the engine quantities"])
+engine_case("model_values_ragged", eo(lambda d: d["samples"][0].update(model_values={"H": [[1, 2], [3]]})),
+            ["samples[0].model_values.H[1]", "expected an array of 2 numbers"])
 engine_case("contact_qdd_without_contacts", eo(lambda d: d["samples"][0].update(contact_qdd=[0.5, 0.25])),
             ["samples[0].contact_qdd", "the fixture's model has no contacts"], also=[])
 
@@ -548,6 +554,9 @@ manifest_case("bad_second_model", man(lambda d: d["models"].append({"name": "bro
               ["broken.urdf", "expected at least one moving joint"],
               extra_setup=[{"path": "data/models/broken.urdf", "content": "<robot name=\"broken\"><link name=\"only\"/></robot>\n"}],
               note="the first model's fixture, engine output and report used to be written before the second failed", names_manifest=False)
+manifest_case("contacts_number", man(lambda d: d["models"][0].update(contacts=3)), ["models[0].contacts", "expected the name of a contacts file"])
+manifest_case("contacts_missing_file", man(lambda d: d["models"][0].update(contacts="nowhere.contacts.json")),
+              ["nowhere.contacts.json", "cannot open the file"], names_manifest=False)
 manifest_case("loops_number", man(lambda d: d["models"][0].update(loops=3)), ["models[0].loops", "expected the name of a loops file"])
 manifest_case("loops_missing_file", man(lambda d: d["models"][0].update(loops="nowhere.loops.json")),
               ["nowhere.loops.json", "cannot open the file"], names_manifest=False)
