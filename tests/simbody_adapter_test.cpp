@@ -71,7 +71,9 @@ void audit_golden(const ModelCase& c, bool loops) {
     EXPECT_TRUE(q.passed) << q.quantity << " on " << c.name;
   }
   for (const char* q : {"H", "C", "tau", "qdd"}) EXPECT_TRUE(scored.count(q)) << q << " was not scored on " << c.name;
-  if (loops) EXPECT_TRUE(scored.count("tau_c")) << "tau_c was not scored on " << c.name;
+  if (loops) {
+    EXPECT_TRUE(scored.count("tau_c")) << "tau_c was not scored on " << c.name;
+  }
   for (const SampleCheck& ch : r.checks) EXPECT_TRUE(ch.result.passed) << ch.sample << ": " << ch.result.message();
 }
 

@@ -4,7 +4,15 @@
 
 #include "reference/model.hpp"
 
+#include "reference/contact.hpp"
+#include "reference/crba.hpp"
+#include "reference/lcp.hpp"
+#include "reference/rnea.hpp"
+
 #include <mujoco/mujoco.h>
+
+#include <Eigen/Cholesky>
+#include <cstring>
 
 #include <Eigen/Eigenvalues>
 
@@ -70,6 +78,29 @@ Inertial inertial_of(const Inertia<B>& I) {
   return r;
 }
 
+// The model's contacts MuJoCo runs (header): every contact rigid (no §11.8 stiffness) and
+// frictionless; otherwise none (the reason in contact_refusal).
+std::string contact_refusal(const Model<B>& m) {
+  for (const Contact<B>& c : m.contacts) {
+    if (c.has_soft) return "contact '" + c.name + "' is a soft contact (§11.8), not MuJoCo's model";
+    if (c.has_friction && c.mu > B(0)) return "contact '" + c.name + "' has friction (the adapter runs condim 1, frictionless)";
+  }
+  return "";
+}
+bool runs_contacts(const Model<B>& m) { return !m.contacts.empty() && contact_refusal(m).empty(); }
+// The inert geom carrying a contact's bodies (contype = conaffinity = 0: it never collides; the
+// adapter writes the contacts itself).
+std::string contact_geom_name(const Model<B>& m, int body) { return "rbdref_contact_" + (body < 0 ? std::string("world") : m.body_name[body]); }
+bool has_contact_geom(const Model<B>& m, int body) {
+  if (!runs_contacts(m)) return false;
+  for (const Contact<B>& c : m.contacts)
+    if (c.s == body || c.p == body) return true;
+  return false;
+}
+std::string contact_geom(const Model<B>& m, int body) {
+  return "<geom name=\"" + contact_geom_name(m, body) + "\" type=\"sphere\" size=\"0.001\" contype=\"0\" conaffinity=\"0\"/>";
+}
+
 void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std::vector<int>>& children, int i, int depth) {
   const std::string ind(2 * depth, ' ');
   const Xform<B>& Xt = m.Xtree[i];
@@ -107,6 +138,7 @@ void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std:
   const Vec3<B> d = es.eigenvalues();
   x << ind << "  <inertial pos=\"" << dec3(in.com) << "\" quat=\"" << dec(qi(0)) << " " << dec(qi(1)) << " " << dec(qi(2))
     << " " << dec(qi(3)) << "\" mass=\"" << dec(in.mass) << "\" diaginertia=\"" << dec3(d) << "\"/>\n";
+  if (has_contact_geom(m, i)) x << ind << "  " << contact_geom(m, i) << "\n";
   for (int c : children[i]) write_body(x, m, children, c, depth + 1);
   x << ind << "</body>\n";
 }
@@ -218,13 +250,19 @@ std::string mjcf_of(const Model<B>& m, const std::string& name) {
     << "  <!-- written by rbdref from its canonical model: see engines/mujoco/mujoco_adapter.hpp -->\n"
     << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
        " boundinertia=\"0\" fusestatic=\"false\"/>\n"
-    << "  <option gravity=\"" << dec3(m.gravity) << "\">\n"
+    << "  <option gravity=\"" << dec3(m.gravity) << "\"" << (runs_contacts(m) ? " tolerance=\"0\" iterations=\"1000\"" : "") << ">\n"
     // A tree needs no constraint at all; a loop model needs the equality constraints (there are
-    // no joint limits, no frictionloss and no contacts to switch on with them).
-    << (m.nc > 0 ? "    <flag contact=\"disable\" passive=\"disable\"/>\n"
-                 : "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n")
-    << "  </option>\n"
-    << "  <worldbody>\n";
+    // no joint limits, no frictionloss and no contacts to switch on with them); contacts need the
+    // contact constraints, which the adapter writes itself (no geom collides). With contacts the
+    // solver runs to convergence (tolerance 0), so that what is measured is MuJoCo's model.
+    << (runs_contacts(m) ? "    <flag passive=\"disable\"/>\n"
+        : m.nc > 0       ? "    <flag contact=\"disable\" passive=\"disable\"/>\n"
+                         : "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n")
+    << "  </option>\n";
+  if (runs_contacts(m))
+    x << "  <size nconmax=\"" << m.contacts.size() << "\" njmax=\"" << m.contacts.size() + 6 * m.loops.size() + 8 << "\"/>\n";
+  x << "  <worldbody>\n";
+  if (has_contact_geom(m, -1)) x << "    " << contact_geom(m, -1) << "\n";
   for (int r : roots) write_body(x, m, children, r, 2);
   x << "  </worldbody>\n";
   if (m.nc > 0) {
@@ -347,6 +385,108 @@ ojson json_rows(const std::vector<double>& flat, int n) {
   return rows;
 }
 
+// The contact step of one sample (header): MuJoCo's position stage run piece by piece with the
+// adapter's contacts put where collision detection would put them, then the rest of mj_forward.
+// λ = efc_force, q̈ = Jᵀ(qacc − J̇v), τ_c = Jᵀ qfrc_constraint; model_values: MuJoCo's own problem
+// solved exactly, LCP(M + R, Tᵀq̈_free + TᵀJᵀJ̇v − aref), with R = efc_R and aref = efc_aref.
+void contact_step(const mjModel* mm, mjData* d, const Model<B>& m, const std::vector<int>& mj_qpos, const MujocoMap& map,
+                  const Sample& s, EngineSample& e) {
+  const int nv = m.nv;
+  const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
+  const VecX<B> q = Eigen::Map<const VecX<double>>(s.q.data(), m.nq).cast<B>();
+  const VecX<B> qd = Eigen::Map<const VecX<double>>(s.qd.data(), nv).cast<B>();
+  const VecX<B> tau = Eigen::Map<const VecX<double>>(s.tau.data(), nv).cast<B>();
+  const ContactKinematics<B> ck = contact_kinematics<B>(m, q, qd);
+  mj_resetData(mm, d);
+  set_qpos(m, mj_qpos, s.q, d->qpos);
+  const std::vector<double> qvel = to_doubles(VecX<B>(map.J * qd)), qfrc = to_doubles(VecX<B>(map.J * tau));
+  for (int k = 0; k < nv; ++k) d->qvel[k] = qvel[k], d->qfrc_applied[k] = qfrc[k];
+  mj_kinematics(mm, d);
+  mj_comPos(mm, d);
+  mj_camlight(mm, d);
+  mj_tendon(mm, d);
+  mj_crb(mm, d);
+  mj_factorM(mm, d);
+  mj_collision(mm, d);  // finds nothing: no geom collides
+  mjtNum solref[mjNREF], solimp[mjNIMP];
+  mj_defaultSolRefImp(solref, solimp);  // what a user's contact gets by default
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Contact<B>& c = m.contacts[static_cast<size_t>(i)];
+    mjContact& con = d->contact[i];
+    std::memset(&con, 0, sizeof con);
+    con.dist = 0;
+    Vec3<B> t1, t2;
+    const Vec3<B>& n = ck.n[static_cast<size_t>(i)];
+    {
+      int k = 0;
+      for (int r = 1; r < 3; ++r)
+        if (abs(n(r)) < abs(n(k))) k = r;
+      Vec3<B> ek = Vec3<B>::Zero();
+      ek(k) = B(1);
+      t1 = (ek - n * n.dot(ek)).normalized();
+      t2 = n.cross(t1);
+    }
+    for (int r = 0; r < 3; ++r) {
+      con.pos[r] = static_cast<double>(ck.x[static_cast<size_t>(i)](r));
+      con.frame[r] = static_cast<double>(n(r));
+      con.frame[3 + r] = static_cast<double>(t1(r));
+      con.frame[6 + r] = static_cast<double>(t2(r));
+    }
+    con.includemargin = 0;
+    for (int r = 0; r < mjNREF; ++r) con.solref[r] = solref[r];
+    for (int r = 0; r < mjNIMP; ++r) con.solimp[r] = solimp[r];
+    con.dim = 1;
+    // geom1 on A, geom2 on B: MuJoCo's normal points from geom1 to geom2, as n from A into B.
+    con.geom1 = mj_name2id(mm, mjOBJ_GEOM, contact_geom_name(m, c.p).c_str());
+    con.geom2 = mj_name2id(mm, mjOBJ_GEOM, contact_geom_name(m, c.s).c_str());
+    con.efc_address = -1;
+  }
+  d->ncon = static_cast<int>(nc);
+  mj_makeConstraint(mm, d);
+  mj_transmission(mm, d);
+  mj_projectConstraint(mm, d);
+  mj_fwdVelocity(mm, d);
+  mj_fwdActuation(mm, d);
+  mj_fwdAcceleration(mm, d);
+  mj_fwdConstraint(mm, d);
+
+  VecX<B> lambda(nc), R(nc), aref(nc);
+  std::vector<double> efc_R, efc_aref;
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const int a = d->contact[i].efc_address;
+    if (a < 0) throw EngineError("MuJoCo excluded contact '" + m.contacts[static_cast<size_t>(i)].name + "'");
+    lambda(i) = B(d->efc_force[a]);
+    R(i) = B(d->efc_R[a]);
+    aref(i) = B(d->efc_aref[a]);
+    efc_R.push_back(d->efc_R[a]);
+    efc_aref.push_back(d->efc_aref[a]);
+  }
+  const MatX<B> Jt = map.J.transpose();
+  e.values["contact_lambda"] = num_vec(lambda);
+  e.values["contact_qdd"] = num_vec(VecX<B>(Jt * (vec_of(d->qacc, nv) - map.Jdot_v)));
+  e.values["contact_tau_c"] = num_vec(VecX<B>(Jt * vec_of(d->qfrc_constraint, nv)));
+  e.raw["contact_step"] = {{"efc_force", std::vector<double>(d->efc_force, d->efc_force + d->nefc)},
+                           {"efc_R", efc_R},
+                           {"efc_aref", efc_aref},
+                           {"qacc", std::vector<double>(d->qacc, d->qacc + nv)},
+                           {"qfrc_constraint", std::vector<double>(d->qfrc_constraint, d->qfrc_constraint + nv)},
+                           {"solver_iterations", d->solver_iter}};
+  // MuJoCo's own problem, exactly (bin50).
+  const MatX<B> H = crba<B>(m, q);
+  const Eigen::LLT<MatX<B>> llt(H);
+  if (llt.info() != Eigen::Success) return;
+  const VecX<B> qdd_free = llt.solve(VecX<B>(tau - bias<B>(m, q, qd)));
+  const MatX<B>& T = ck.Tn;
+  const MatX<B> M = T.transpose() * llt.solve(T);
+  const VecX<B> dm = T.transpose() * VecX<B>(qdd_free + Jt * map.Jdot_v) - aref;
+  const LcpResult<B> lcp = solve_lcp<B>(MatX<B>(M + MatX<B>(R.asDiagonal())), dm);
+  if (lcp.status != LcpResult<B>::Solved) return;
+  const VecX<B> Tf = T * lcp.lambda;
+  e.model_values["contact_lambda"] = num_vec(lcp.lambda);
+  e.model_values["contact_tau_c"] = num_vec(Tf);
+  e.model_values["contact_qdd"] = num_vec(VecX<B>(qdd_free + llt.solve(Tf)));
+}
+
 EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_file) const {
   const std::string why = unsupported(f);
   if (!why.empty()) throw EngineError("unsupported model: " + why);
@@ -409,6 +549,23 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     out.conventions["tau_c"] = "qfrc_constraint from mj_forward (M qacc + qfrc_bias = qfrc_applied + qfrc_constraint)";
     out.conventions["tau"] = "qfrc_inverse from mj_inverse at qacc with the constraint solver disabled: the tree's inverse dynamics";
     out.conventions["qdd"] = "qacc from mj_forward with qfrc_applied = tau and the equality constraints on (soft)";
+  }
+  if (runs_contacts(m)) {
+    mjtNum solref[mjNREF], solimp[mjNIMP];
+    mj_defaultSolRefImp(solref, solimp);
+    char sol[200];
+    std::snprintf(sol, sizeof sol, "solref (%g, %g), solimp (%g, %g, %g, %g, %g)", solref[0], solref[1], solimp[0], solimp[1],
+                  solimp[2], solimp[3], solimp[4]);
+    out.conventions["contact_model"] =
+        std::string("MuJoCo's soft contacts (frictionless, condim 1, MuJoCo's defaults ") + sol +
+        "): the contact force f solves LCP(A + R, J a0 - aref), regularized by R = (1 - d)/d · diagApprox(A) and "
+        "pulled toward aref = -b ζ - k d r, with no J̇q̇ term; R and aref as MuJoCo derives them (efc_R, efc_aref)";
+    out.conventions["contacts"] =
+        "written into mjData.contact by the adapter after mj_collision (dist 0, pos x, frame n from A into B, geom1 on "
+        "A, geom2 on B), then mj_makeConstraint .. mj_fwdConstraint; solver tolerance 0 (converged); no impulsive step";
+    out.conventions["contact_lambda"] = "efc_force of each contact's row";
+  } else if (!m.contacts.empty()) {
+    out.conventions["contacts"] = "not run: " + contact_refusal(m);
   }
   out.model_echo = json::parse(model_echo(mm, m).dump());
   // The model's own oddities (non-physical or rounding-level inertias, ignored mimic joints):
@@ -505,6 +662,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
       e.values["L"] = num_mat(L);
       e.values["D"] = num_vec(D);
     }
+    if (runs_contacts(m)) contact_step(mm, d, m, mj_qpos, map, s, e);
   }
 
   return out;

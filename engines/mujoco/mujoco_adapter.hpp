@@ -21,6 +21,13 @@
 // quantities as that convention with the violation measured (docs/engines.md, docs/reports.md).
 // tau_c = qfrc_constraint; tau comes from mj_inverse with the constraint solver off.
 //
+// Contacts (RBDA ch. 11), frictionless and rigid in the fixture: run as MuJoCo contact constraints
+// on exactly the fixture's contacts (docs/engines.md): inert geoms on the bodies, mj_collision
+// finds nothing, the adapter writes mjData.contact (dist 0, pos x, frame n from A into B, dim 1,
+// MuJoCo's default solref/solimp) and runs the rest of mj_forward with the solver converged. The
+// output declares conventions.contact_model (MuJoCo's soft model) and writes model_values: the LCP
+// (A + R) f + J a0 − aref ≥ 0 ⊥ f ≥ 0 solved at bin50 with MuJoCo's R and aref.
+//
 // Model echo: every body's mass, COM, rotational inertia, pos and quat and every joint axis read
 // back from mjModel and compared with rbdref's model at bin50 (engine output "model_echo").
 //
