@@ -44,5 +44,6 @@ Run add_compare(CLI::App& app);  // compare_command.cpp
 Run add_check(CLI::App& app);    // check_command.cpp
 Run add_audit(CLI::App& app);    // audit_command.cpp
 Run add_assemble(CLI::App& app); // assemble_command.cpp
+Run add_simulate(CLI::App& app); // simulate_command.cpp
 
 }  // namespace rbd::cli

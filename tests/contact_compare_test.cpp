@@ -397,5 +397,54 @@ TEST(ContactCli, FixtureCompareAndCheckEndToEnd) {
   fs::remove_all(dir);
 }
 
+// rbdref simulate (table 11.1) end to end: a box dropped 1 m onto the ground (e = ½) bounces at
+// the closed-form times t₁ = √(2/g), t₁(1 + 2e), t₁(1 + 2e + 2e²) to 40 digits at bin50, the file
+// holds steps + 1 states; bad input exits 2 naming the option or field.
+TEST(ContactCli, SimulateBouncesAtTheClosedFormTimes) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_simulate_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string contacts = (dir / "bottom.contacts.json").string(), state = (dir / "drop.state.json").string(),
+                    traj = (dir / "traj.json").string(), cap = dir.string();
+  std::ofstream(contacts) << R"([{"name": "bottom", "link": "box", "point": [0, 0, "-0.1"], "normal": [0, 0, 1],
+                                 "surface": [0, 0, 0], "restitution": "0.5"}])";
+  std::ofstream(state) << R"({"q": {"box_free": [1, 0, 0, 0, 0, 0, "1.1"]}, "qd": {"box_free": [0, 0, 0, 0, 0, 0]}})";
+  const std::string box = src("fixtures/models/contacts/box.urdf");
+  CliRun r = run_rbdref({"simulate", box, "--floating-base", "--contacts", contacts, "--state", state, "--step", "0.0625",
+                         "--steps", "40", "--out", traj},
+                        cap);
+  ASSERT_EQ(r.status, 0) << r.describe() << r.err;
+  const json doc = read_json_file(traj);
+  EXPECT_EQ(doc.at("format"), "rbdref.trajectory");
+  EXPECT_TRUE(doc.at("ok").get<bool>());
+  EXPECT_EQ(doc.at("samples").size(), 41u);
+  ASSERT_GE(doc.at("events").size(), 3u);
+  LoadOptions lo;
+  lo.floating_base = true;
+  lo.contacts_file = contacts;
+  const Model<bin50> m = build_model<bin50>(load_model(box, lo).desc);
+  const bin50 g = -m.gravity(2), e("0.5"), t1 = sqrt(bin50(bin50(2) / g));
+  const bin50 want[3] = {t1, bin50(t1 * (bin50(1) + bin50(2) * e)), bin50(t1 * (bin50(1) + bin50(2) * e + bin50(2) * e * e))};
+  for (int k = 0; k < 3; ++k) {
+    const json& ev = doc.at("events")[static_cast<size_t>(k)];
+    EXPECT_EQ(ev.at("kind"), "gain");
+    EXPECT_EQ(ev.at("contact"), "bottom");
+    EXPECT_LE(static_cast<double>(abs(bin50(from_decimal<bin50>(ev.at("time").get<std::string>()) - want[k]))), 1e-40) << "impact " << k;
+  }
+  // Bad input: exit 2, the option or field named, nothing written.
+  const std::string none = (dir / "none.json").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"simulate", box, "--floating-base", "--contacts", contacts, "--state", state, "--step", "-1", "--steps", "4", "--out", none}, "--step"},
+      {{"simulate", box, "--floating-base", "--contacts", contacts, "--state", state, "--step", "0.1", "--steps", "0", "--out", none}, "--steps"},
+      {{"simulate", box, "--floating-base", "--contacts", contacts, "--state", state, "--step", "0.1", "--steps", "4", "--method", "rk4", "--out", none}, "--method"},
+      {{"simulate", box, "--floating-base", "--state", state, "--step", "0.1", "--steps", "4", "--out", none}, "contacts"}};
+  for (const auto& [args, field] : bad) {
+    r = run_rbdref(args, cap);
+    EXPECT_EQ(r.status, 2) << r.describe() << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(none)) << field;
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace rbd::test

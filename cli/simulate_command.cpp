@@ -1,0 +1,164 @@
+// rbdref simulate MODEL --contacts C.json --state S.json --step H --steps N [--method euler|heun]
+//                 [--precision P] --out TRAJ.json
+//
+// The general procedure of contact-dynamics simulation, RBDA §11.5 table 11.1
+// (reference/contact_simulation.hpp): the active contacts as equalities, gain and negative-force
+// events located on the step's own polynomial (Euler eq. 11.49, Heun eq. 11.51), an impact (§11.7)
+// at every gain, the LCP (11.42) for the new sets after every event. τ is the state's, constant.
+// The trajectory file ("rbdref.trajectory", docs/formats.md) holds every step's t, q, q̇ and
+// active set, and the events, every number a decimal string with the digits of P. Exit status: 0
+// simulated, 1 the procedure stopped (an LCP without solution, dependent active normals; the file
+// holds the trajectory up to there and the reason), 2 bad input.
+#include "cli/commands.hpp"
+#include "certify/evaluate.hpp"
+#include "certify/precision.hpp"
+#include "io/state_io.hpp"
+#include "reference/contact_simulation.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace rbd::cli {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+struct SimulateOptions {
+  std::string model, state, precision = "bin50", out, step, method = "heun";
+  int steps = 0;
+  ModelOptions mo;
+};
+
+struct Result {
+  ojson samples = ojson::array(), events = ojson::array();
+  bool ok = true;
+  std::string message;
+};
+
+struct RunSimulation {
+  const ModelDesc& desc;
+  const StateDesc& state;
+  const std::string& step;
+  int steps;
+  StepMethod method;
+  Result& r;
+  template <class T>
+  void operator()() const {
+    const Model<T> m = build_model<T>(desc);
+    const T h = from_decimal<T>(step);
+    const ContactTrajectory<T> tr =
+        simulate_contacts<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.tau), h, steps, method);
+    auto vec = [](const VecX<T>& x) {
+      ojson a = ojson::array();
+      for (Eigen::Index i = 0; i < x.size(); ++i) a.push_back(to_decimal(x(i)));
+      return a;
+    };
+    for (size_t k = 0; k < tr.t.size(); ++k) {
+      ojson s;
+      s["t"] = to_decimal(tr.t[k]);
+      s["q"] = vec(tr.q[k]);
+      s["qd"] = vec(tr.qd[k]);
+      ojson act = ojson::array();
+      if (k < tr.active.size())
+        for (int c : tr.active[k]) act.push_back(m.contacts[static_cast<size_t>(c)].name);
+      s["active"] = act;
+      r.samples.push_back(s);
+    }
+    for (const ContactEvent<T>& e : tr.events)
+      r.events.push_back({{"kind", e.kind == ContactEvent<T>::Gain ? "gain" : "negative_force"},
+                          {"contact", e.contact >= 0 ? m.contacts[static_cast<size_t>(e.contact)].name : ""},
+                          {"time", to_decimal(e.time)}});
+    r.ok = tr.ok;
+    r.message = tr.message;
+  }
+};
+
+int run_simulate(const SimulateOptions& o) {
+  const std::optional<Precision> p = Precision::parse(o.precision);
+  if (!p)
+    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
+                                            o.precision + "'");
+  if (o.steps < 1 || o.steps > 1000000) throw InputError("--steps", "", "expected an integer from 1 to 1000000, got " + std::to_string(o.steps));
+  StepMethod method;
+  if (o.method == "euler") method = StepMethod::Euler;
+  else if (o.method == "heun") method = StepMethod::Heun;
+  else throw InputError("--method", "", "expected euler (eq. 11.49) or heun (eq. 11.51), got '" + o.method + "'");
+  {
+    bool ok = !o.step.empty();
+    double h = 0;
+    try {
+      size_t used = 0;
+      h = std::stod(o.step, &used);
+      ok = ok && used == o.step.size();
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    if (!ok || !(h > 0) || !std::isfinite(h))
+      throw InputError("--step", "", "expected a positive finite step size in seconds (a decimal number), got '" + o.step + "'");
+  }
+  check_distinct_paths({o.model, o.state, o.mo.contacts}, {{"--out", o.out}});
+  if (o.out != "-") check_output_path(o.out);
+  const LoadedModel lm = load_model(o.model, o.mo.load_options());
+  print_model_warnings("simulate", lm);
+  const Model<double> layout = model_layout(lm.desc);
+  if (lm.desc.contacts.empty())
+    throw InputError(o.model, "contacts", "the model has no contacts: give them with --contacts CONTACTS.json (RBDA ch. 11)");
+  if (layout.nc > 0)
+    throw InputError(o.model, "loop_joints", "contacts on a model with loop joints are not supported (the contact LCP over "
+                                             "loop-constrained dynamics is not built)");
+  for (const ContactDesc& c : lm.desc.contacts)
+    if (c.damping)
+      throw InputError(c.file.empty() ? o.model : c.file, c.where,
+                       "contact '" + c.name + "' is soft (stiffness, damping): the table 11.1 procedure is for rigid contacts");
+  const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
+  check_angles_reducible(layout, state, *p, o.state);
+  Result r;
+  try {
+    with_precision(*p, RunSimulation{lm.desc, state, o.step, o.steps, method, r});
+  } catch (const ModelError& e) {
+    throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
+  }
+  ojson doc;
+  doc["format"] = "rbdref.trajectory";
+  doc["version"] = 1;
+  doc["model"] = lm.desc.name;
+  doc["procedure"] = "RBDA §11.5 table 11.1: frictionless rigid contacts, events located on the step polynomial";
+  doc["precision"] = p->name();
+  doc["method"] = o.method;
+  doc["step"] = o.step;
+  doc["steps"] = o.steps;
+  ojson contacts = ojson::array();
+  for (const ContactDesc& c : lm.desc.contacts) contacts.push_back(c.name);
+  doc["contacts"] = contacts;
+  doc["ok"] = r.ok;
+  if (!r.ok) doc["message"] = r.message;
+  doc["events"] = r.events;
+  doc["samples"] = r.samples;
+  const std::string text = doc.dump(1) + "\n";
+  if (o.out == "-") std::cout << text;
+  else write_file_atomic(o.out, text);
+  std::cerr << "rbdref simulate: " << o.model << " at " << p->name() << ", " << lm.desc.contacts.size() << " contacts, "
+            << r.samples.size() << " states, " << r.events.size() << " events (" << o.method << ", h = " << o.step << ")\n";
+  if (!r.ok) std::cerr << "  STOPPED: " << r.message << "\n";
+  if (o.out != "-") std::cerr << "  wrote " << o.out << "\n";
+  return r.ok ? 0 : 1;
+}
+
+}  // namespace
+
+Run add_simulate(CLI::App& app) {
+  auto o = std::make_shared<SimulateOptions>();
+  CLI::App* sub = app.add_subcommand("simulate", "Contact-dynamics simulation by RBDA table 11.1 (events, impacts, active sets)");
+  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON (with --contacts, or a version-2 model)")->required();
+  sub->add_option("--state", o->state, "State file: the initial q, qd, and the constant tau")->required();
+  sub->add_option("--step", o->step, "Step size h in seconds (a decimal, read at the working precision)")->required();
+  sub->add_option("--steps", o->steps, "Number of steps")->required();
+  sub->add_option("--method", o->method, "euler (eq. 11.49) | heun (eq. 11.51, default)");
+  sub->add_option("--out", o->out, "Write the trajectory here (atomically; '-': stdout)")->required()->check(nonempty_output);
+  sub->add_option("--precision", o->precision, "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
+  o->mo.add_to(sub, true);
+  return [o] { return run_simulate(*o); };
+}
+
+}  // namespace rbd::cli
