@@ -762,7 +762,7 @@ opt_case("fixture_is_a_folder", ["compare", "{support}", "{support}/good.engine.
 opt_case("engine_output_missing", ["check", "{scratch}/nosuch.json"], ["nosuch.json", "cannot open the file"])
 opt_case("unknown_option", ["convert"] + PEND_ARGS + ["--frobnicate"], ["--frobnicate"], note="CLI11's message now carries the rbdref: error: prefix")
 opt_case("no_command", [], ["subcommand is required"])
-opt_case("unknown_command", ["simulate"] + PEND_ARGS, ["unknown command 'simulate'"], note="used to say 'A subcommand is required'")
+opt_case("unknown_command", ["simulat"] + PEND_ARGS, ["unknown command 'simulat'"], note="used to say 'A subcommand is required'")
 opt_case("eval_without_state", ["eval"] + PEND_ARGS + EVAL_OUT, ["--state is required"])
 
 # ---- accepted edge cases (exit 0) ------------------------------------------------------------------
