@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 
 namespace rbd::test {
 namespace {
@@ -261,6 +262,47 @@ TEST(MujocoContacts, EveryDepartureIsItsSoftModelAndAPlantedErrorIsNot) {
     const Report bad = compare(f, file, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
     EXPECT_FALSE(bad.passed) << name;
   }
+}
+
+// The departure as a function of solref/solimp (raw.contact_model_sweep). At every setting MuJoCo
+// matches its own model solved exactly: its numbers are sound whatever the parameters. Its
+// departure from the rigid LCP is two terms of the model, and the sweep tells them apart:
+//   * where Tᵀq̇ = 0 (the "in_contact" sample) only the regularization R = (1 − d)/d · diagApprox(A)
+//     acts: stiffer contacts (dmin 0.999, timeconst 0.004) are closer to the rigid q̈ by a digit
+//     or more than the defaults;
+//   * where the contacts move (ζ ≠ 0) the reference acceleration aref = −b ζ, b = 2/(dmax ·
+//     timeconst), dominates: a shorter timeconst moves MuJoCo FURTHER from the rigid q̈, at least
+//     at one sample. Stiffer is not "more rigid" there: it is a stronger velocity stabilization.
+TEST(MujocoContacts, DepartureAsAFunctionOfSolrefSolimp) {
+  const std::string file = kData + "/golden/box_contacts.fixture.json";
+  const Fixture f = read_fixture_file(file);
+  const EngineOutput e = make_mujoco_adapter()->run(f, file);
+  int rows = 0, in_contact = 0, velocity_term = 0;
+  for (size_t si = 0; si < e.samples.size(); ++si) {
+    const EngineSample& s = e.samples[si];
+    ASSERT_TRUE(s.raw.contains("contact_model_sweep")) << s.id;
+    std::map<std::string, double> rigid;
+    for (const json& row : s.raw["contact_model_sweep"]) {
+      ++rows;
+      const std::string name = row["setting"].get<std::string>();
+      ASSERT_FALSE(row["qdd_digits_vs_own_model"].is_null()) << s.id << " " << name;
+      EXPECT_GE(row["qdd_digits_vs_own_model"].get<double>(), 12.0) << s.id << " " << name;
+      if (!row["qdd_digits_vs_rigid"].is_null()) rigid[name] = row["qdd_digits_vs_rigid"].get<double>();
+      std::printf("  mujoco box %s %-10s %-42s vs rigid %5.1f  vs own model %5.1f digits\n", s.id.c_str(), f.samples[si].kind.c_str(),
+                  name.c_str(), row["qdd_digits_vs_rigid"].is_null() ? -1.0 : row["qdd_digits_vs_rigid"].get<double>(),
+                  row["qdd_digits_vs_own_model"].get<double>());
+    }
+    if (!rigid.count("default") || rigid["default"] > 3) continue;  // no contact force to speak of
+    if (f.samples[si].kind == "in_contact") {
+      ++in_contact;
+      EXPECT_GT(rigid["dmin 0.999, dmax 0.9999, timeconst 0.004"], rigid["default"] + 1.0) << s.id;
+    } else if (rigid["timeconst 0.004 (2 × timestep)"] < rigid["default"] - 0.2) {
+      ++velocity_term;
+    }
+  }
+  EXPECT_EQ(rows, static_cast<int>(8 * f.samples.size()));
+  EXPECT_EQ(in_contact, 1) << "the fixture's in_contact sample did not show MuJoCo's regularization";
+  EXPECT_GT(velocity_term, 0) << "no moving sample where a shorter timeconst moves MuJoCo away from the rigid LCP";
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -385,12 +387,21 @@ ojson json_rows(const std::vector<double>& flat, int n) {
   return rows;
 }
 
-// The contact step of one sample (header): MuJoCo's position stage run piece by piece with the
-// adapter's contacts put where collision detection would put them, then the rest of mj_forward.
-// λ = efc_force, q̈ = Jᵀ(qacc − J̇v), τ_c = Jᵀ qfrc_constraint; model_values: MuJoCo's own problem
-// solved exactly, LCP(M + R, Tᵀq̈_free + TᵀJᵀJ̇v − aref), with R = efc_R and aref = efc_aref.
-void contact_step(const mjModel* mm, mjData* d, const Model<B>& m, const std::vector<int>& mj_qpos, const MujocoMap& map,
-                  const Sample& s, EngineSample& e) {
+// MuJoCo's contact step at one sample with given solref/solimp (header): MuJoCo's position stage
+// run piece by piece with the adapter's contacts put where collision detection would put them, then
+// the rest of mj_forward. λ = efc_force, q̈ = Jᵀ(qacc − J̇v), τ_c = Jᵀ qfrc_constraint; the model:
+// MuJoCo's own problem solved exactly, LCP(M + R, Tᵀq̈_free + TᵀJᵀJ̇v − aref), with R = efc_R and
+// aref = efc_aref; the rigid LCP (M, d) of the reference beside it.
+struct MjContactRun {
+  VecX<B> lambda, qdd, tau_c;            // MuJoCo's, converted
+  bool model_solved = false, rigid_solved = false;
+  VecX<B> model_lambda, model_qdd, model_tau_c;
+  VecX<B> rigid_qdd;                     // the rigid LCP's q̈ (unique where a solution exists)
+  ojson raw;
+};
+MjContactRun contact_run(const mjModel* mm, mjData* d, const Model<B>& m, const std::vector<int>& mj_qpos, const MujocoMap& map,
+                         const Sample& s, const mjtNum* solref, const mjtNum* solimp) {
+  MjContactRun run;
   const int nv = m.nv;
   const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
   const VecX<B> q = Eigen::Map<const VecX<double>>(s.q.data(), m.nq).cast<B>();
@@ -408,8 +419,6 @@ void contact_step(const mjModel* mm, mjData* d, const Model<B>& m, const std::ve
   mj_crb(mm, d);
   mj_factorM(mm, d);
   mj_collision(mm, d);  // finds nothing: no geom collides
-  mjtNum solref[mjNREF], solimp[mjNIMP];
-  mj_defaultSolRefImp(solref, solimp);  // what a user's contact gets by default
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Contact<B>& c = m.contacts[static_cast<size_t>(i)];
     mjContact& con = d->contact[i];
@@ -450,41 +459,113 @@ void contact_step(const mjModel* mm, mjData* d, const Model<B>& m, const std::ve
   mj_fwdAcceleration(mm, d);
   mj_fwdConstraint(mm, d);
 
-  VecX<B> lambda(nc), R(nc), aref(nc);
+  VecX<B> R(nc), aref(nc);
+  run.lambda.resize(nc);
   std::vector<double> efc_R, efc_aref;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const int a = d->contact[i].efc_address;
     if (a < 0) throw EngineError("MuJoCo excluded contact '" + m.contacts[static_cast<size_t>(i)].name + "'");
-    lambda(i) = B(d->efc_force[a]);
+    run.lambda(i) = B(d->efc_force[a]);
     R(i) = B(d->efc_R[a]);
     aref(i) = B(d->efc_aref[a]);
     efc_R.push_back(d->efc_R[a]);
     efc_aref.push_back(d->efc_aref[a]);
   }
   const MatX<B> Jt = map.J.transpose();
-  e.values["contact_lambda"] = num_vec(lambda);
-  e.values["contact_qdd"] = num_vec(VecX<B>(Jt * (vec_of(d->qacc, nv) - map.Jdot_v)));
-  e.values["contact_tau_c"] = num_vec(VecX<B>(Jt * vec_of(d->qfrc_constraint, nv)));
-  e.raw["contact_step"] = {{"efc_force", std::vector<double>(d->efc_force, d->efc_force + d->nefc)},
-                           {"efc_R", efc_R},
-                           {"efc_aref", efc_aref},
-                           {"qacc", std::vector<double>(d->qacc, d->qacc + nv)},
-                           {"qfrc_constraint", std::vector<double>(d->qfrc_constraint, d->qfrc_constraint + nv)},
-                           {"solver_iterations", d->solver_iter}};
-  // MuJoCo's own problem, exactly (bin50).
+  run.qdd = Jt * (vec_of(d->qacc, nv) - map.Jdot_v);
+  run.tau_c = Jt * vec_of(d->qfrc_constraint, nv);
+  run.raw = {{"efc_force", std::vector<double>(d->efc_force, d->efc_force + d->nefc)},
+             {"efc_R", efc_R},
+             {"efc_aref", efc_aref},
+             {"qacc", std::vector<double>(d->qacc, d->qacc + nv)},
+             {"qfrc_constraint", std::vector<double>(d->qfrc_constraint, d->qfrc_constraint + nv)},
+             {"solver_iterations", d->solver_iter}};
+  // MuJoCo's own problem, and the rigid one, exactly (bin50).
   const MatX<B> H = crba<B>(m, q);
   const Eigen::LLT<MatX<B>> llt(H);
-  if (llt.info() != Eigen::Success) return;
+  if (llt.info() != Eigen::Success) return run;
   const VecX<B> qdd_free = llt.solve(VecX<B>(tau - bias<B>(m, q, qd)));
   const MatX<B>& T = ck.Tn;
   const MatX<B> M = T.transpose() * llt.solve(T);
   const VecX<B> dm = T.transpose() * VecX<B>(qdd_free + Jt * map.Jdot_v) - aref;
   const LcpResult<B> lcp = solve_lcp<B>(MatX<B>(M + MatX<B>(R.asDiagonal())), dm);
-  if (lcp.status != LcpResult<B>::Solved) return;
-  const VecX<B> Tf = T * lcp.lambda;
-  e.model_values["contact_lambda"] = num_vec(lcp.lambda);
-  e.model_values["contact_tau_c"] = num_vec(Tf);
-  e.model_values["contact_qdd"] = num_vec(VecX<B>(qdd_free + llt.solve(Tf)));
+  if (lcp.status == LcpResult<B>::Solved) {
+    run.model_solved = true;
+    run.model_lambda = lcp.lambda;
+    run.model_tau_c = T * lcp.lambda;
+    run.model_qdd = qdd_free + llt.solve(run.model_tau_c);
+  }
+  const LcpResult<B> rigid = solve_lcp<B>(M, VecX<B>(T.transpose() * qdd_free + ck.Tdot_qd));
+  if (rigid.status == LcpResult<B>::Solved) {
+    run.rigid_solved = true;
+    run.rigid_qdd = qdd_free + llt.solve(VecX<B>(T * rigid.lambda));
+  }
+  return run;
+}
+
+// Digits of agreement of x with the reference r, relative to max|r| (16 for an exact match in
+// double; the same LRE measure compare uses, without its per-quantity tolerance).
+double agreement_digits(const VecX<B>& x, const VecX<B>& r) {
+  B scale = B(0), err = B(0);
+  for (Eigen::Index k = 0; k < r.size(); ++k) {
+    scale = std::max<B>(scale, B(abs(r(k))));
+    err = std::max<B>(err, B(abs(B(x(k) - r(k)))));
+  }
+  if (scale == B(0)) scale = B(1);
+  if (err == B(0)) return 17;
+  return std::min(17.0, -std::log10(static_cast<double>(err / scale)));
+}
+
+// The solref/solimp settings of the sweep (header): MuJoCo's defaults first, then stiffer and softer
+// contacts, a narrower impedance, and direct stiffness/damping (negative solref).
+struct SolSetting {
+  const char* name;
+  mjtNum solref[mjNREF];
+  mjtNum solimp[mjNIMP];
+};
+const std::vector<SolSetting>& sol_sweep() {
+  static const std::vector<SolSetting> s = {
+      {"default", {0.02, 1}, {0.9, 0.95, 0.001, 0.5, 2}},
+      {"timeconst 0.1 (softer)", {0.1, 1}, {0.9, 0.95, 0.001, 0.5, 2}},
+      {"timeconst 0.004 (2 × timestep)", {0.004, 1}, {0.9, 0.95, 0.001, 0.5, 2}},
+      {"dmin 0.99, dmax 0.999", {0.02, 1}, {0.99, 0.999, 0.001, 0.5, 2}},
+      {"dmin 0.999, dmax 0.9999, timeconst 0.004", {0.004, 1}, {0.999, 0.9999, 0.001, 0.5, 2}},
+      {"dmin = dmax = 0.5", {0.02, 1}, {0.5, 0.5, 0.001, 0.5, 2}},
+      {"dampratio 0.5", {0.02, 0.5}, {0.9, 0.95, 0.001, 0.5, 2}},
+      {"direct: stiffness 1e4, damping 100", {-1e4, -100}, {0.9, 0.95, 0.001, 0.5, 2}},
+  };
+  return s;
+}
+
+// The contact step of one sample at MuJoCo's defaults (the audited values and model_values), and
+// the sweep over sol_sweep(): per setting, the digits of MuJoCo's q̈ against the rigid LCP's (its
+// model's departure) and against its own model's exact q̈ (its numbers), in raw.contact_model_sweep.
+void contact_step(const mjModel* mm, mjData* d, const Model<B>& m, const std::vector<int>& mj_qpos, const MujocoMap& map,
+                  const Sample& s, EngineSample& e) {
+  mjtNum solref[mjNREF], solimp[mjNIMP];
+  mj_defaultSolRefImp(solref, solimp);  // what a user's contact gets by default
+  const MjContactRun run = contact_run(mm, d, m, mj_qpos, map, s, solref, solimp);
+  e.values["contact_lambda"] = num_vec(run.lambda);
+  e.values["contact_qdd"] = num_vec(run.qdd);
+  e.values["contact_tau_c"] = num_vec(run.tau_c);
+  e.raw["contact_step"] = run.raw;
+  if (run.model_solved) {
+    e.model_values["contact_lambda"] = num_vec(run.model_lambda);
+    e.model_values["contact_tau_c"] = num_vec(run.model_tau_c);
+    e.model_values["contact_qdd"] = num_vec(run.model_qdd);
+  }
+  ojson sweep = ojson::array();
+  for (const SolSetting& st : sol_sweep()) {
+    const MjContactRun r = contact_run(mm, d, m, mj_qpos, map, s, st.solref, st.solimp);
+    ojson row = {{"setting", st.name},
+                 {"solref", std::vector<double>(st.solref, st.solref + mjNREF)},
+                 {"solimp", std::vector<double>(st.solimp, st.solimp + mjNIMP)},
+                 {"efc_R", r.raw["efc_R"]}};
+    row["qdd_digits_vs_rigid"] = r.rigid_solved ? ojson(agreement_digits(r.qdd, r.rigid_qdd)) : ojson(nullptr);
+    row["qdd_digits_vs_own_model"] = r.model_solved ? ojson(agreement_digits(r.qdd, r.model_qdd)) : ojson(nullptr);
+    sweep.push_back(row);
+  }
+  e.raw["contact_model_sweep"] = sweep;
 }
 
 EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_file) const {
@@ -564,6 +645,10 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
         "written into mjData.contact by the adapter after mj_collision (dist 0, pos x, frame n from A into B, geom1 on "
         "A, geom2 on B), then mj_makeConstraint .. mj_fwdConstraint; solver tolerance 0 (converged); no impulsive step";
     out.conventions["contact_lambda"] = "efc_force of each contact's row";
+    out.conventions["contact_model_sweep"] =
+        "raw.contact_model_sweep: the same contact step at other solref/solimp (stiffer, softer, narrower impedance, "
+        "direct stiffness/damping), per setting the digits of MuJoCo's q̈ against the rigid LCP's (the model's departure) "
+        "and against its own model solved exactly (its numbers)";
   } else if (!m.contacts.empty()) {
     out.conventions["contacts"] = "not run: " + contact_refusal(m);
   }
