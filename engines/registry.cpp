@@ -10,6 +10,12 @@
 #ifdef RBDREF_HAVE_ODE
 #include "engines/ode/ode_adapter.hpp"
 #endif
+#ifdef RBDREF_HAVE_DART
+#include "engines/dart/dart_adapter.hpp"
+#endif
+#ifdef RBDREF_HAVE_BULLET
+#include "engines/bullet/bullet_adapter.hpp"
+#endif
 
 namespace rbd {
 
@@ -23,6 +29,12 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
 #endif
 #ifdef RBDREF_HAVE_ODE
   out.push_back(make_ode_adapter());
+#endif
+#ifdef RBDREF_HAVE_DART
+  out.push_back(make_dart_adapter());
+#endif
+#ifdef RBDREF_HAVE_BULLET
+  out.push_back(make_bullet_adapter());
 #endif
   return out;
 }

@@ -19,6 +19,8 @@ PACKAGES=(
   libmujoco-dev            # MuJoCo 2.2.2: the first audited engine (engines/mujoco)
   libsimbody-dev           # Simbody 3.7: exact loop constraints (engines/simbody), trees too
   libode-dev               # ODE 0.16: a velocity-level time stepper with contacts (engines/ode)
+  libdart-dev              # DART 6.12: trees and contacts through its own constraint solver (engines/dart)
+  libbullet-dev            # Bullet 3.24 (double-precision libraries): btMultiBody with contacts (engines/bullet)
   libqhull-dev             # mujoco::mujoco names /usr/include/libqhull_r in its CMake package
   clang libclang-rt-14-dev # scripts/fuzz.sh: clang++ 14 and its runtimes (libFuzzer, ASan, UBSan: -fsanitize=fuzzer
                            # links libclang_rt.fuzzer from libclang-rt-14-dev, which clang only recommends;

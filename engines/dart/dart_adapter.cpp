@@ -1,0 +1,603 @@
+// DART adapter: see dart_adapter.hpp for the import path, the conventions and DART's contact model.
+// Only DART's specific headers are included (the umbrella dart/dart.hpp pulls in optional parts).
+#include "engines/dart/dart_adapter.hpp"
+#include "engines/values.hpp"
+
+#include "reference/contact.hpp"
+#include "reference/crba.hpp"
+#include "reference/jcalc.hpp"
+#include "reference/lcp.hpp"
+#include "reference/model.hpp"
+#include "reference/rnea.hpp"
+
+#include <dart/collision/CollisionObject.hpp>
+#include <dart/collision/Contact.hpp>
+#include <dart/config.hpp>
+#include <dart/constraint/BoxedLcpConstraintSolver.hpp>
+#include <dart/constraint/ConstraintSolver.hpp>
+#include <dart/constraint/ContactConstraint.hpp>
+#include <dart/dynamics/BallJoint.hpp>
+#include <dart/dynamics/BodyNode.hpp>
+#include <dart/dynamics/FreeJoint.hpp>
+#include <dart/dynamics/PlanarJoint.hpp>
+#include <dart/dynamics/PrismaticJoint.hpp>
+#include <dart/dynamics/RevoluteJoint.hpp>
+#include <dart/dynamics/ScrewJoint.hpp>
+#include <dart/dynamics/ShapeNode.hpp>
+#include <dart/dynamics/Skeleton.hpp>
+#include <dart/dynamics/SphereShape.hpp>
+#include <dart/dynamics/WeldJoint.hpp>
+#include <dart/simulation/World.hpp>
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace rbd {
+
+namespace {
+
+using B = bin50;
+using ojson = nlohmann::ordered_json;
+namespace dd = dart::dynamics;
+
+constexpr double kTimeStep = 0.001;  // DART's default World time step
+const B kTwoPi = B(2) * boost::math::constants::pi<B>();
+
+double d(const B& x) { return static_cast<double>(x); }
+Eigen::Vector3d dv3(const Vec3<B>& v) { return Eigen::Vector3d(d(v(0)), d(v(1)), d(v(2))); }
+Vec3<B> bv3(const Eigen::Vector3d& v) { return Vec3<B>(B(v(0)), B(v(1)), B(v(2))); }
+Eigen::Matrix3d dm3(const Mat3<B>& A) {
+  Eigen::Matrix3d r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r(i, j) = d(A(i, j));
+  return r;
+}
+// The frame an Xform places (X = BXA: B's axes are the columns of Eᵀ in A, its origin r) as DART's
+// pose of B in A.
+Eigen::Isometry3d iso(const Xform<B>& X) {
+  Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+  T.linear() = dm3(Mat3<B>(X.E.transpose()));
+  T.translation() = dv3(X.r);
+  return T;
+}
+
+// A collision object with no collision geometry: DART's ContactConstraint reads only the ShapeNode
+// of each side from its Contact's objects, and this is how a contact the adapter places (not one
+// DART's collision detection found) carries them. CollisionObject's constructor is protected for
+// exactly such subclasses.
+class PlacedObject : public dart::collision::CollisionObject {
+ public:
+  PlacedObject(dart::collision::CollisionDetector* det, const dd::ShapeFrame* frame) : CollisionObject(det, frame) {}
+
+ protected:
+  void updateEngineData() override {}
+};
+
+// One DART world with the model's skeleton (and an immobile ground for contacts with the world).
+struct DartWorld {
+  dart::simulation::WorldPtr world;
+  dd::SkeletonPtr skel, ground;
+  std::vector<dd::BodyNode*> body;   // by rbdref body
+  std::vector<dd::Joint*> joint;     // by rbdref body
+  std::vector<int> dof;              // DART's index of each rbdref DoF
+  // Contacts: the Contact records (DART's constraints keep references to them), their objects.
+  std::vector<dart::collision::Contact> contact;
+  std::vector<std::unique_ptr<PlacedObject>> objects;
+  std::vector<std::shared_ptr<dart::constraint::ContactConstraint>> constraint;
+};
+
+dd::BodyNode* add_body(DartWorld& w, const Model<B>& m, int i) {
+  dd::BodyNode* parent = m.parent[i] >= 0 ? w.body[m.parent[i]] : nullptr;
+  dd::BodyNode::Properties bp;
+  bp.mName = m.body_name[i];
+  const Joint<B>& jt = m.joint[i];
+  dd::Joint* j = nullptr;
+  dd::BodyNode* bn = nullptr;
+  switch (jt.type) {
+    case JointType::Revolute: {
+      auto pr = w.skel->createJointAndBodyNodePair<dd::RevoluteJoint>(parent, dd::RevoluteJoint::Properties(), bp);
+      pr.first->setAxis(dv3(jt.axis));
+      j = pr.first, bn = pr.second;
+      break;
+    }
+    case JointType::Prismatic: {
+      auto pr = w.skel->createJointAndBodyNodePair<dd::PrismaticJoint>(parent, dd::PrismaticJoint::Properties(), bp);
+      pr.first->setAxis(dv3(jt.axis));
+      j = pr.first, bn = pr.second;
+      break;
+    }
+    case JointType::Helical: {
+      auto pr = w.skel->createJointAndBodyNodePair<dd::ScrewJoint>(parent, dd::ScrewJoint::Properties(), bp);
+      pr.first->setAxis(dv3(jt.axis));
+      pr.first->setPitch(d(B(jt.pitch * kTwoPi)));  // DART: translation per turn
+      j = pr.first, bn = pr.second;
+      break;
+    }
+    case JointType::Planar: {
+      auto pr = w.skel->createJointAndBodyNodePair<dd::PlanarJoint>(parent, dd::PlanarJoint::Properties(), bp);
+      pr.first->setArbitraryPlane(dv3(jt.u), dv3(Vec3<B>(jt.axis.cross(jt.u))));
+      j = pr.first, bn = pr.second;
+      break;
+    }
+    case JointType::Spherical: {
+      auto pr = w.skel->createJointAndBodyNodePair<dd::BallJoint>(parent, dd::BallJoint::Properties(), bp);
+      j = pr.first, bn = pr.second;
+      break;
+    }
+    case JointType::Free: {
+      auto pr = w.skel->createJointAndBodyNodePair<dd::FreeJoint>(parent, dd::FreeJoint::Properties(), bp);
+      j = pr.first, bn = pr.second;
+      break;
+    }
+    default: throw EngineError("joint '" + m.joint_name[i] + "': not supported by the DART adapter");
+  }
+  j->setName(m.joint_name[i]);
+  j->setTransformFromParentBodyNode(iso(m.Xtree[i]));
+  j->setTransformFromChildBodyNode(Eigen::Isometry3d::Identity());
+  const B mass = m.I[i].mass();
+  const Vec3<B> c = m.I[i].com();
+  const Mat3<B> S = skew<B>(c);
+  const Mat3<B> Ic = m.I[i].M.template block<3, 3>(0, 0) - mass * S * S.transpose();
+  bn->setInertia(dd::Inertia(d(mass), dv3(c), dm3(Ic)));
+  return bn;
+}
+
+// The skeleton of model m (h = kTimeStep, the model's gravity).
+void build_skeleton(DartWorld& w, const Model<B>& m) {
+  w.world = dart::simulation::World::create("rbdref");
+  w.world->setTimeStep(kTimeStep);
+  w.world->setGravity(dv3(m.gravity));
+  w.skel = dd::Skeleton::create(m.name.empty() ? "model" : m.name);
+  for (int i = 0; i < m.NB; ++i) {
+    w.body.push_back(add_body(w, m, i));
+    w.joint.push_back(w.body.back()->getParentJoint());
+  }
+  w.world->addSkeleton(w.skel);
+  for (int i = 0; i < m.NB; ++i)
+    for (int k = 0; k < m.nvi[i]; ++k) w.dof.push_back(static_cast<int>(w.joint[i]->getIndexInSkeleton(static_cast<std::size_t>(k))));
+}
+
+// rbdref's q as DART's positions (exponential coordinates for ball and free joints).
+Eigen::VectorXd dart_positions(const DartWorld& w, const Model<B>& m, const VecX<B>& q) {
+  Eigen::VectorXd p(m.nv);
+  const VecX<B> zero = VecX<B>::Zero(m.nv);
+  for (int i = 0; i < m.NB; ++i) {
+    const int a = w.dof[m.iv[i]];
+    const JointType t = m.joint[i].type;
+    if (t == JointType::Spherical || t == JointType::Free) {
+      const JointKinematics<B> jk = jcalc<B>(m.joint[i], q.data() + m.iq[i], zero.data() + m.iv[i]);
+      if (t == JointType::Spherical) {
+        p.segment<3>(a) = dd::BallJoint::convertToPositions(Eigen::Matrix3d(dm3(Mat3<B>(jk.XJ.E.transpose()))));
+      } else {
+        p.segment<6>(a) = dd::FreeJoint::convertToPositions(iso(jk.XJ));
+      }
+    } else {
+      for (int k = 0; k < m.nqi[i]; ++k) p(w.dof[m.iv[i] + k]) = d(q(m.iq[i] + k));
+    }
+  }
+  return p;
+}
+// A joint-space vector between rbdref's DoF order and DART's.
+Eigen::VectorXd to_dart(const DartWorld& w, const VecX<B>& x) {
+  Eigen::VectorXd r(x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) r(w.dof[static_cast<size_t>(k)]) = d(x(k));
+  return r;
+}
+VecX<B> from_dart(const DartWorld& w, const Eigen::VectorXd& x) {
+  VecX<B> r(x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) r(k) = B(x(w.dof[static_cast<size_t>(k)]));
+  return r;
+}
+MatX<B> from_dart(const DartWorld& w, const Eigen::MatrixXd& A) {
+  MatX<B> r(A.rows(), A.cols());
+  for (Eigen::Index i = 0; i < A.rows(); ++i)
+    for (Eigen::Index j = 0; j < A.cols(); ++j) r(i, j) = B(A(w.dof[static_cast<size_t>(i)], w.dof[static_cast<size_t>(j)]));
+  return r;
+}
+
+void set_state(DartWorld& w, const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau) {
+  w.skel->setPositions(dart_positions(w, m, q));
+  w.skel->setVelocities(to_dart(w, qd));
+  w.skel->setForces(to_dart(w, tau));
+}
+
+// The model's contacts as DART ContactConstraints in the world's constraint solver, at the state
+// set (dart_adapter.hpp): a ShapeNode per side per contact (dynamics aspect only: no collision).
+void add_contacts(DartWorld& w, const Model<B>& m, const ContactKinematics<B>& ck) {
+  if (!w.ground) {
+    w.ground = dd::Skeleton::create("rbdref_ground");
+    dd::BodyNode::Properties bp;
+    bp.mName = "world";
+    w.ground->createJointAndBodyNodePair<dd::WeldJoint>(nullptr, dd::WeldJoint::Properties(), bp);
+    w.ground->setMobile(false);
+    w.world->addSkeleton(w.ground);
+  }
+  dd::BodyNode* world_body = w.ground->getBodyNode(0);
+  auto* det = w.world->getConstraintSolver()->getCollisionDetector().get();
+  const size_t nc = m.contacts.size();
+  w.contact.resize(nc);  // never resized again: the constraints hold references into it
+  for (size_t ci = 0; ci < nc; ++ci) {
+    const Contact<B>& cn = m.contacts[ci];
+    auto shape = std::make_shared<dd::SphereShape>(1e-3);
+    dd::ShapeNode* sb = w.body[cn.s]->createShapeNodeWith<dd::DynamicsAspect>(shape);
+    dd::ShapeNode* sa = (cn.p >= 0 ? w.body[cn.p] : world_body)->createShapeNodeWith<dd::DynamicsAspect>(shape);
+    sb->getDynamicsAspect()->setFrictionCoeff(0);
+    sa->getDynamicsAspect()->setFrictionCoeff(0);
+    sb->getDynamicsAspect()->setRestitutionCoeff(d(cn.e));
+    sa->getDynamicsAspect()->setRestitutionCoeff(1);
+    w.objects.push_back(std::make_unique<PlacedObject>(det, sb));
+    PlacedObject* ob = w.objects.back().get();
+    w.objects.push_back(std::make_unique<PlacedObject>(det, sa));
+    PlacedObject* oa = w.objects.back().get();
+    dart::collision::Contact& c = w.contact[ci];
+    c.point = dv3(ck.x[ci]);
+    c.normal = dv3(ck.n[ci]);
+    c.force.setZero();
+    c.collisionObject1 = ob;  // bodyNode1 = B: the normal points from bodyNode2 (A) into it
+    c.collisionObject2 = oa;
+    c.penetrationDepth = 0;
+    w.constraint.push_back(std::make_shared<dart::constraint::ContactConstraint>(c, kTimeStep));
+    w.world->getConstraintSolver()->addConstraint(w.constraint.back());
+  }
+}
+
+// The contact step and the impulsive step of one sample (dart_adapter.hpp), with DART's own model
+// solved exactly beside them.
+void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, double cfm, EngineSample& es) {
+  const ContactKinematics<B> ck = contact_kinematics<B>(m, q, qd);
+  const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
+  const MatX<B> H = crba<B>(m, q);
+  const Eigen::LLT<MatX<B>> llt(H);
+  if (llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");
+  const VecX<B> qdd_free = llt.solve(VecX<B>(tau - bias<B>(m, q, qd)));
+  const MatX<B>& T = ck.Tn;
+  const MatX<B> HiT = llt.solve(T);
+  const MatX<B> M = T.transpose() * HiT;
+  MatX<B> Mp = M;  // DART's A: the diagonal scaled by 1 + CFM
+  for (Eigen::Index i = 0; i < nc; ++i) Mp(i, i) = M(i, i) * (B(1) + B(cfm));
+  const B h = B(kTimeStep);
+  // DART's bounce velocity c_i for a separation velocity z_i (dart_adapter.hpp).
+  const auto bounce = [&](const VecX<B>& z) {
+    VecX<B> c = VecX<B>::Zero(nc);
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const B e = B(d(m.contacts[static_cast<size_t>(i)].e));  // DART's restitution product e × 1, a double
+      const B r = -e * z(i);
+      if (e > B(1e-3) && r > B(0.1)) c(i) = r > B(100) ? B(100) : r;
+    }
+    return c;
+  };
+  const auto lambda_of = [&](const DartWorld& w, const B& scale) {
+    VecX<B> l(nc);
+    for (Eigen::Index i = 0; i < nc; ++i) l(i) = ck.n[static_cast<size_t>(i)].dot(bv3(w.contact[static_cast<size_t>(i)].force)) * scale;
+    return l;
+  };
+  const auto lcp_status = [](const LcpResult<B>& r) {
+    return r.status == LcpResult<B>::Solved ? "solved" : r.status == LcpResult<B>::NoSolution ? "no_solution" : "failed";
+  };
+  // One step as World::step takes it (DART 6.12: forward dynamics, integrateVelocities, the
+  // constraint solver, computeImpulseForwardDynamics), read before integratePositions: DART's
+  // getConstraintForces is evaluated lazily at the skeleton's current positions, so after a whole
+  // World::step it is Jᵀ at q + h q̇⁺, not at the step's q (recorded in raw for the record).
+  // `dantzig_only`: the same step with DART's secondary boxed-LCP solver (PGS, which takes over
+  // silently where Dantzig fails) switched off, to tell whether the fallback answered.
+  struct StepOut {
+    Eigen::VectorXd acc, fc, fc_after, dv, a_free, dv_free;
+    VecX<B> lambda, qdd, tau_c;
+    std::vector<double> forces;
+  };
+  const auto contact_step = [&](bool dantzig_only) {
+    DartWorld w;
+    build_skeleton(w, m);
+    set_state(w, m, q, qd, tau);
+    add_contacts(w, m, ck);
+    if (dantzig_only) {
+      auto* bs = dynamic_cast<dart::constraint::BoxedLcpConstraintSolver*>(w.world->getConstraintSolver());
+      if (!bs) throw EngineError("DART's World has no boxed-LCP constraint solver");
+      bs->setSecondaryBoxedLcpSolver(nullptr);
+    }
+    const Eigen::VectorXd v0 = w.skel->getVelocities();
+    w.skel->computeForwardDynamics();
+    const Eigen::VectorXd a_free = w.skel->getAccelerations();
+    w.skel->integrateVelocities(kTimeStep);
+    const Eigen::VectorXd v_free = w.skel->getVelocities();
+    w.world->getConstraintSolver()->solve();
+    if (w.skel->isImpulseApplied()) {
+      w.skel->computeImpulseForwardDynamics();
+      w.skel->setImpulseApplied(false);
+    }
+    StepOut o;
+    o.acc = w.skel->getAccelerations();
+    o.dv = (w.skel->getVelocities() - v0) / kTimeStep;
+    o.a_free = a_free;
+    o.dv_free = (v_free - v0) / kTimeStep;
+    o.fc = w.skel->getConstraintForces();
+    o.lambda = lambda_of(w, B(1));
+    o.qdd = from_dart(w, o.dv);
+    o.tau_c = from_dart(w, o.fc);
+    for (const auto& c : w.contact) o.forces.insert(o.forces.end(), c.force.data(), c.force.data() + 3);
+    w.skel->integratePositions(kTimeStep);
+    o.fc_after = w.skel->getConstraintForces();
+    return o;
+  };
+  {
+    const StepOut o = contact_step(false);
+    const StepOut dz = contact_step(true);
+    es.values["contact_lambda"] = num_vec(o.lambda);
+    es.values["contact_qdd"] = num_vec(o.qdd);
+    es.values["contact_tau_c"] = num_vec(o.tau_c);
+    const auto vec = [](const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
+    const bool fallback = o.forces != dz.forces;
+    es.raw["contact_step"] = {{"contact_force", o.forces},
+                              {"accelerations", vec(o.acc)},
+                              {"constraint_forces", vec(o.fc)},
+                              {"constraint_forces_after_integratePositions", vec(o.fc_after)},
+                              {"dantzig_only_contact_force", dz.forces},
+                              {"dv_over_h", vec(o.dv)}, {"a_free", vec(o.a_free)}, {"dv_free_over_h", vec(o.dv_free)},
+                              {"pgs_fallback_answered", fallback}};
+    if (fallback)
+      es.raw["engine_messages"].push_back(
+          "contact step: DART's Dantzig solver failed on this contact set and its PGS fallback answered (the impulses "
+          "differ from Dantzig's alone)");
+    // DART's model, exactly, per unit h: w/h = M'λ + Tᵀ(q̇ + h q̈_free)/h − c/h.
+    // DART 6.12's free step: v_f = q̇ + h (q̈_free + g), g = ω × v on each FreeJoint's linear DoFs
+    // (its integrateVelocities; dart_adapter.hpp), 0 elsewhere.
+    VecX<B> g = VecX<B>::Zero(m.nv);
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint[i].type == JointType::Free) {
+        const Vec3<B> w = qd.segment(m.iv[i], 3), v = qd.segment(m.iv[i] + 3, 3);
+        g.segment(m.iv[i] + 3, 3) = w.cross(v);
+      }
+    const VecX<B> zf = T.transpose() * VecX<B>(qd + h * VecX<B>(qdd_free + g));
+    const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>((zf - bounce(zf)) / h));
+    if (lcp.status == LcpResult<B>::Solved) {
+      const VecX<B> Tl = T * lcp.lambda;
+      es.model_values["contact_lambda"] = num_vec(lcp.lambda);
+      es.model_values["contact_tau_c"] = num_vec(Tl);
+      es.model_values["contact_qdd"] = num_vec(VecX<B>(qdd_free + g + llt.solve(Tl)));
+    }
+    es.raw["model"] = {{"contact_lcp", lcp_status(lcp)}};
+  }
+  // The impulsive step: the constraint solver alone at q̇ (and again with Dantzig alone).
+  {
+    const auto impulse_step = [&](bool dantzig_only, std::vector<double>& forces) {
+      DartWorld w;
+      build_skeleton(w, m);
+      set_state(w, m, q, qd, VecX<B>(VecX<B>::Zero(m.nv)));
+      add_contacts(w, m, ck);
+      if (dantzig_only) dynamic_cast<dart::constraint::BoxedLcpConstraintSolver&>(*w.world->getConstraintSolver()).setSecondaryBoxedLcpSolver(nullptr);
+      w.world->getConstraintSolver()->solve();
+      if (w.skel->isImpulseApplied()) {
+        w.skel->computeImpulseForwardDynamics();
+        w.skel->setImpulseApplied(false);
+      }
+      for (const auto& c : w.contact) forces.insert(forces.end(), c.force.data(), c.force.data() + 3);
+      return std::make_pair(lambda_of(w, h), from_dart(w, w.skel->getVelocities()));
+    };
+    std::vector<double> forces, dz_forces;
+    const auto [impulse, qd_plus] = impulse_step(false, forces);
+    impulse_step(true, dz_forces);
+    es.values["impact_lambda"] = num_vec(impulse);
+    es.values["impact_qd_plus"] = num_vec(qd_plus);
+    const bool fallback = forces != dz_forces;
+    es.raw["impact_step"] = {{"contact_force", forces}, {"dantzig_only_contact_force", dz_forces}, {"pgs_fallback_answered", fallback}};
+    if (fallback)
+      es.raw["engine_messages"].push_back(
+          "impulsive step: DART's Dantzig solver failed on this contact set and its PGS fallback answered");
+    const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>(ck.zeta - bounce(ck.zeta)));
+    if (lcp.status == LcpResult<B>::Solved) {
+      es.model_values["impact_lambda"] = num_vec(lcp.lambda);
+      es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + HiT * lcp.lambda));
+    }
+    es.raw["model"]["impact_lcp"] = lcp_status(lcp);
+  }
+}
+
+class DartAdapter : public EngineAdapter {
+ public:
+  std::string name() const override { return "dart"; }
+  std::string version() const override { return DART_VERSION; }
+
+  std::string unsupported(const Fixture& f) const override {
+    const Model<double> m = build_model<double>(f.model);
+    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': the DART adapter builds trees only";
+    for (int i = 0; i < m.NB; ++i) {
+      const JointType jt = m.joint[i].type;
+      if (jt == JointType::Cylindrical) return "joint '" + m.joint_name[i] + "': DART 6.12 has no cylindrical joint";
+      if (!(m.I[i].mass() > 0)) return "body '" + m.body_name[i] + "': DART needs a positive mass on every body";
+    }
+    for (const Contact<double>& c : m.contacts) {
+      if (c.has_soft) return "contact '" + c.name + "': soft contact (§11.8) has no DART counterpart in this adapter";
+      if (c.has_friction && c.mu > 0)
+        return "contact '" + c.name + "': friction μ > 0: DART's friction is a boxed LCP on a two-direction pyramid "
+               "(not the reference's problem); the adapter runs frictionless contacts only";
+    }
+    return "";
+  }
+
+  EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
+    const std::string why = unsupported(f);
+    if (!why.empty()) throw EngineError("unsupported model: " + why);
+    try {
+      return run_checked(f, fixture_file);
+    } catch (const EngineError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw EngineError(std::string("DART adapter: ") + e.what());
+    }
+  }
+
+ private:
+  EngineOutput run_checked(const Fixture& f, const std::string& fixture_file) const;
+};
+
+// What DART holds of the model (masses, COMs, inertias, axes, and the body frames at the first
+// sample's configuration) against rbdref's.
+ojson model_echo(const Model<B>& m, const DartWorld& w, const VecX<B>& q) {
+  const TreeKinematics<B> k = kinematics<B>(m, q, VecX<B>(VecX<B>::Zero(m.nv)));
+  ojson bodies = ojson::array();
+  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_axis = 0, worst_frame = 0;
+  const auto max_abs = [](const auto& x) { return x.size() ? d(B(x.cwiseAbs().maxCoeff())) : 0.0; };
+  double pscale = 1;
+  for (int i = 0; i < m.NB; ++i) {
+    const dd::BodyNode* bn = w.body[i];
+    const B mass = m.I[i].mass();
+    const Vec3<B> c = m.I[i].com();
+    const Mat3<B> S = skew<B>(c);
+    const Mat3<B> Ic = m.I[i].M.template block<3, 3>(0, 0) - mass * S * S.transpose();
+    const double e_mass = d(B(abs(B(B(bn->getMass()) - mass)) / mass));
+    const double e_com = max_abs(Vec3<B>(bv3(bn->getLocalCOM()) - c));
+    Mat3<B> I;
+    const Eigen::Matrix3d Id = bn->getInertia().getMoment();
+    for (int r = 0; r < 3; ++r)
+      for (int s = 0; s < 3; ++s) I(r, s) = B(Id(r, s));
+    const double sI = max_abs(Ic);
+    const double e_I = sI > 0 ? max_abs(Mat3<B>(I - Ic)) / sI : max_abs(I);
+    double e_axis = 0;
+    const Joint<B>& jt = m.joint[i];
+    if (const auto* rj = dynamic_cast<const dd::RevoluteJoint*>(w.joint[i])) e_axis = max_abs(Vec3<B>(bv3(rj->getAxis()) - jt.axis));
+    if (const auto* pj = dynamic_cast<const dd::PrismaticJoint*>(w.joint[i])) e_axis = max_abs(Vec3<B>(bv3(pj->getAxis()) - jt.axis));
+    if (const auto* sj = dynamic_cast<const dd::ScrewJoint*>(w.joint[i]))
+      e_axis = std::max(max_abs(Vec3<B>(bv3(sj->getAxis()) - jt.axis)), d(B(abs(B(B(sj->getPitch()) / kTwoPi - jt.pitch)))));
+    // Body frame in the world: DART's transform against rbdref's X0⁻¹.
+    const Eigen::Isometry3d T = bn->getWorldTransform();
+    const Mat3<B> R0 = k.X0[i].E.transpose();
+    Mat3<B> Rd;
+    for (int r = 0; r < 3; ++r)
+      for (int s = 0; s < 3; ++s) Rd(r, s) = B(T.linear()(r, s));
+    const double e_frame = std::max(max_abs(Mat3<B>(Rd - R0)), max_abs(Vec3<B>(bv3(T.translation()) - k.X0[i].r)));
+    pscale = std::max(pscale, max_abs(k.X0[i].r));
+    worst_mass = std::max(worst_mass, e_mass);
+    worst_com = std::max(worst_com, e_com);
+    worst_I = std::max(worst_I, e_I);
+    worst_axis = std::max(worst_axis, e_axis);
+    worst_frame = std::max(worst_frame, e_frame);
+    bodies.push_back({{"body", m.body_name[i]},
+                      {"joint", w.joint[i]->getType()},
+                      {"mass", {{"rbdref", to_decimal(mass, 20)}, {"engine", bn->getMass()}, {"rel_err", e_mass}}},
+                      {"com_abs_err_m", e_com},
+                      {"inertia_about_com_rel_err", e_I},
+                      {"joint_axis_err", e_axis},
+                      {"world_frame_err", e_frame}});
+  }
+  // Frames go through DART's own kinematics (exponential coordinates, products of doubles): a few
+  // hundred ε per joint of depth, relative to the model's size.
+  const double eps = 2.220446049250313e-16;
+  const double tol = 64 * eps, frame_tol = 1e3 * eps * std::max(1, m.NB) * pscale;
+  const int nbodies = static_cast<int>(w.skel->getNumBodyNodes());
+  const bool match = worst_mass <= tol && worst_com <= tol * pscale && worst_I <= tol && worst_axis <= tol &&
+                     worst_frame <= frame_tol && nbodies == m.NB && static_cast<int>(w.skel->getNumDofs()) == m.nv;
+  ojson echo;
+  echo["engine_model"] = {{"bodies", nbodies}, {"dofs", static_cast<int>(w.skel->getNumDofs())}, {"trees", static_cast<int>(w.skel->getNumTrees())}};
+  echo["rbdref_model"] = {{"nbody", m.NB}, {"nv", m.nv}, {"contacts", static_cast<int>(m.contacts.size())}};
+  echo["configuration"] = "the first sample's q";
+  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_about_com_rel_err", worst_I},
+                 {"joint_axis_err", worst_axis}, {"world_frame_err", worst_frame}};
+  echo["tolerance"] = {{"relative", tol}, {"world_frame", frame_tol},
+                       {"rule", "64 ε(double) relative for the inertial data and axes; body frames 1000 ε × bodies × max(1, model size in m)"}};
+  echo["status"] = match ? "match" : "differs";
+  echo["bodies"] = bodies;
+  return echo;
+}
+
+EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
+  const Model<B> m = build_model<B>(f.model);
+  const int nv = m.nv;
+  const bool has_contacts = !m.contacts.empty();
+  const double cfm = dart::constraint::ContactConstraint::getConstraintForceMixing();
+  EngineOutput out;
+  out.engine = name();
+  out.engine_version = version();
+  out.scalar = "double";
+  out.import_path = "DART Skeleton built in code by rbdref (body frames = joint frames, T_ChildBodyToJoint = identity)";
+  out.model_name = f.model.name;
+  out.model_sha256 = f.model_sha256;
+  out.fixture_file = fixture_file;
+  out.dofs = f.dofs;
+  out.conventions = {
+      {"name", "dart"},
+      {"joints", "RevoluteJoint, PrismaticJoint, ScrewJoint (pitch per turn = 2π × rbdref's), PlanarJoint (arbitrary "
+                 "plane u, n × u), BallJoint, FreeJoint"},
+      {"positions", "ball and free joints in DART's exponential coordinates (convertToPositions); others as rbdref's"},
+      {"velocities", "as rbdref's: ball ω and free (ω, v of the origin) in child coordinates; DART's DoF order mapped"},
+      {"H", "Skeleton::getMassMatrix"},
+      {"C", "Skeleton::getCoriolisAndGravityForces"},
+      {"tau", "computeInverseDynamics at the sample's qdd (getForces)"},
+      {"qdd", "computeForwardDynamics at the sample's tau (getAccelerations)"}};
+  if (has_contacts) {
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "DART's velocity-level time step (World::step, h = %g s, CFM = %g, Dantzig boxed LCP): impulses x = hλ "
+                  "with Tᵀ(q̇ + h q̈_free) + M' x ≥ c, M' = M + CFM diag(M), c_i = e_i (−t_iᵀ(q̇ + h q̈_free)) above the "
+                  "bounce threshold 0.1 m/s; no Ṫᵀq̇ term; equal to the rigid LCP (up to CFM) where q̇ = 0",
+                  kTimeStep, cfm);
+    out.conventions["contact_model"] = buf;
+    out.conventions["contacts"] =
+        "dart::constraint::ContactConstraint per contact, added to the World's constraint solver by hand: point x, normal "
+        "n (from A into B: DART's bodyNode2 → bodyNode1), depth 0, friction 0, restitution e (B's ShapeNode) × 1 (A's)";
+    out.conventions["contact_lambda"] = "n · Contact::force (DART stores n x / h, the force on B)";
+    out.conventions["contact_qdd"] = "getAccelerations after World::step's sequence without integratePositions (q̈_free + H⁻¹ T x / h)";
+    out.conventions["contact_tau_c"] = "Skeleton::getConstraintForces at the step's positions (before integratePositions)";
+    out.conventions["impact"] = "the constraint solver alone at q̇ (no free step), then computeImpulseForwardDynamics: "
+                                "impact_lambda = n · force · h, impact_qd_plus = getVelocities";
+  }
+
+  for (size_t si = 0; si < f.samples.size(); ++si) {
+    const Sample& smp = f.samples[si];
+    EngineSample es;
+    es.id = smp.id;
+    es.q = exact_nums(smp.q);
+    es.qd = exact_nums(smp.qd);
+    es.qdd = exact_nums(smp.qdd);
+    es.tau = exact_nums(smp.tau);
+    const VecX<B> q = Eigen::Map<const VecX<double>>(smp.q.data(), m.nq).cast<B>();
+    const VecX<B> qd = Eigen::Map<const VecX<double>>(smp.qd.data(), nv).cast<B>();
+    const VecX<B> qdd = Eigen::Map<const VecX<double>>(smp.qdd.data(), nv).cast<B>();
+    const VecX<B> tau = Eigen::Map<const VecX<double>>(smp.tau.data(), nv).cast<B>();
+    try {
+      {
+        DartWorld w;
+        build_skeleton(w, m);
+        set_state(w, m, q, qd, tau);
+        if (si == 0) {
+          out.model_echo = json::parse(model_echo(m, w, q).dump());
+          out.model_echo["model_warnings"] = f.model_warnings;
+        }
+        const Eigen::MatrixXd H = w.skel->getMassMatrix();
+        const Eigen::VectorXd C = w.skel->getCoriolisAndGravityForces();
+        w.skel->setAccelerations(to_dart(w, qdd));
+        w.skel->computeInverseDynamics();
+        const Eigen::VectorXd tau_id = w.skel->getForces();
+        w.skel->setForces(to_dart(w, tau));
+        w.skel->computeForwardDynamics();
+        const Eigen::VectorXd acc = w.skel->getAccelerations();
+        es.values["H"] = num_mat(from_dart(w, H));
+        es.values["C"] = num_vec(from_dart(w, C));
+        es.values["tau"] = num_vec(from_dart(w, tau_id));
+        es.values["qdd"] = num_vec(from_dart(w, acc));
+        es.raw["note"] = "DART's values in its DoF order and coordinates, before the order is mapped";
+        const Eigen::VectorXd pos = w.skel->getPositions();
+        es.raw["positions"] = std::vector<double>(pos.data(), pos.data() + pos.size());
+        es.raw["dof_of_rbdref_dof"] = w.dof;
+        es.raw["qfrc_bias"] = std::vector<double>(C.data(), C.data() + nv);
+        es.raw["forces_inverse"] = std::vector<double>(tau_id.data(), tau_id.data() + nv);
+        es.raw["accelerations"] = std::vector<double>(acc.data(), acc.data() + nv);
+      }
+      if (has_contacts) contact_steps(m, q, qd, tau, cfm, es);
+    } catch (const EngineError& e) {
+      es.error = e.what();
+      es.values.clear();
+      es.model_values.clear();
+    }
+    out.samples.push_back(std::move(es));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<EngineAdapter> make_dart_adapter() { return std::make_unique<DartAdapter>(); }
+
+}  // namespace rbd

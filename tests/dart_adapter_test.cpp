@@ -1,0 +1,217 @@
+// The real DART (Debian libdart 6.12) through the adapter: H, C, τ and q̈ on the bundled trees'
+// golden fixtures and on every joint type DART has (helical as its ScrewJoint, planar, ball, free);
+// with frictionless contacts, DART's own ContactConstraint and boxed-LCP solver, which equal the
+// rigid LCP at rest (up to its CFM) and follow DART's velocity-level model, predicted exactly, in
+// motion (engines/dart/dart_adapter.hpp).
+#include "engines/dart/dart_adapter.hpp"
+#include "reports/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <unistd.h>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSrc = RBDREF_SOURCE_DIR;
+
+const Precision& bin50p() {
+  static const Precision p = *Precision::parse("bin50");
+  return p;
+}
+
+Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
+  const auto adapter = make_dart_adapter();
+  EXPECT_EQ(adapter->unsupported(f), "");
+  const EngineOutput e = adapter->run(f, file);
+  EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+  for (const EngineSample& s : e.samples) EXPECT_EQ(s.error, "") << s.id;
+  if (keep) *keep = e;
+  return compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+}
+
+// Every tree quantity DART computes is scored at every sample and passes the usual tolerance.
+void expect_tree_quantities_pass(const Fixture& f, const Report& r, const std::string& name) {
+  std::map<std::string, int> scored;
+  for (const QuantityScore& q : r.quantities) {
+    scored[q.quantity] = q.samples;
+    if (q.quantity == "H" || q.quantity == "C" || q.quantity == "tau" || q.quantity == "qdd") {
+      std::printf("  dart %-22s %-4s min %.1f digits (worst sample %s)\n", name.c_str(), q.quantity.c_str(), q.min_digits,
+                  q.worst_sample.c_str());
+      EXPECT_TRUE(q.passed) << name << " " << q.quantity;
+      EXPECT_GE(q.min_digits, 8.0) << name << " " << q.quantity;
+    }
+  }
+  for (const char* q : {"H", "C", "tau", "qdd"})
+    EXPECT_EQ(scored[q], static_cast<int>(f.samples.size())) << name << ": " << q << " not scored at every sample";
+  // The tree checks pass; contact checks on DART's numbers may fail only as its declared model.
+  for (const SampleCheck& c : r.checks)
+    EXPECT_TRUE(c.result.passed || !c.convention.empty()) << name << " " << c.sample << ": " << c.result.message();
+}
+
+class DartOnBundledTree : public ::testing::TestWithParam<const char*> {};
+TEST_P(DartOnBundledTree, TreeQuantitiesMatchTheGoldenFixture) {
+  const std::string file = kSrc + "/fixtures/golden/" + GetParam() + ".fixture.json";
+  const Fixture f = read_fixture_file(file);
+  const Report r = run_and_compare(f, file);
+  expect_tree_quantities_pass(f, r, GetParam());
+  EXPECT_TRUE(r.passed) << GetParam();
+}
+INSTANTIATE_TEST_SUITE_P(Golden, DartOnBundledTree,
+                         ::testing::Values("double_pendulum", "panda", "arm7", "humanoid", "tiny_inertia", "far_arm"));
+
+// The bundled all-joints tree with its cylindrical joint (which DART lacks) made revolute: helical
+// (DART's pitch per turn), planar, spherical and free joints, whose positions DART keeps in
+// exponential coordinates.
+LoadedModel all_joints_for_dart(bool helical) {
+  LoadedModel lm = load_model(kSrc + (helical ? "/fixtures/models/all_joints.json" : "/fixtures/models/all_joints_no_helical.json"));
+  int changed = 0;
+  for (BodyDesc& b : lm.desc.bodies)
+    if (b.joint.type == JointType::Cylindrical) b.joint.type = JointType::Revolute, ++changed;
+  EXPECT_EQ(changed, 1);
+  return lm;
+}
+TEST(DartAdapter, EveryJointTypeDartHas) {
+  for (bool helical : {true, false}) {
+    const Fixture f = make_fixture(all_joints_for_dart(helical), 8, 11, bin50p());
+    const Report r = run_and_compare(f, "all_joints (cylindrical → revolute)");
+    expect_tree_quantities_pass(f, r, helical ? "all_joints-cyl" : "all_joints_no_helical-cyl");
+    EXPECT_TRUE(r.passed);
+  }
+}
+
+// Planted: the helical pitch passed per radian (DART wants it per turn) is seen by the echo and by
+// H; a body frame turned by the wrong Xtree direction likewise.
+TEST(DartAdapter, AWrongPitchConventionWouldBeCaught) {
+  LoadedModel lm = all_joints_for_dart(true);
+  const Fixture f = make_fixture(lm, 4, 3, bin50p());
+  const EngineOutput good = make_dart_adapter()->run(f, "all_joints");
+  // Scale the helical pitch in the fixture's model by 2π: the adapter then gives DART 2π times the
+  // pitch the fixture's values were computed with, as if it had forgotten DART's per-turn unit.
+  Fixture wrong = f;
+  for (BodyDesc& b : wrong.model.bodies)
+    if (b.joint.type == JointType::Helical)
+      b.joint.pitch = Num::decimal(to_decimal(bin50(b.joint.pitch.as<bin50>() * bin50(2) * boost::math::constants::pi<bin50>()), 40));
+  const EngineOutput bad = make_dart_adapter()->run(wrong, "all_joints (pitch × 2π)");
+  const Report r = compare(f, "all_joints", bad, "(planted)", Tolerances::defaults(bad.epsilon("(planted)")));
+  EXPECT_FALSE(r.passed);
+  EXPECT_TRUE(compare(f, "all_joints", good, "(good)", Tolerances::defaults(good.epsilon("(good)"))).passed);
+}
+
+TEST(DartAdapter, UnsupportedPartsAreNamed) {
+  const Fixture f = read_fixture_file(kSrc + "/fixtures/golden/all_joints.fixture.json");
+  const std::string why = make_dart_adapter()->unsupported(f);
+  EXPECT_NE(why.find("cylindrical"), std::string::npos) << why;
+  EXPECT_THROW(make_dart_adapter()->run(f, "all_joints"), EngineError);
+  const Fixture loops = read_fixture_file(kSrc + "/fixtures/golden/slider_crank.fixture.json");
+  EXPECT_NE(make_dart_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
+}
+
+// A fixture with contacts from a contacts file written here.
+Fixture contact_fixture(const std::string& model, const std::string& contacts_json, bool floating, int n, std::uint64_t seed) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_dart_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "c.contacts.json").string();
+  std::ofstream(file) << contacts_json;
+  LoadOptions lo;
+  lo.floating_base = floating;
+  lo.contacts_file = file;
+  Fixture f = make_fixture(load_model(kSrc + "/" + model, lo), n, seed, bin50p());
+  fs::remove_all(dir);
+  return f;
+}
+
+struct ContactCase {
+  const char* name;
+  const char* model;
+  const char* contacts;
+  bool floating;
+};
+void PrintTo(const ContactCase& c, std::ostream* os) { *os << c.name; }
+
+// At the "at_rest" sample (q̇ = 0) DART's step is the rigid LCP but for its CFM (1e-5 on M's
+// diagonal): its λ is within ~CFM of the reference's there, and within its own model's exact
+// values everywhere; every departure from the rigid reference is reported as DART's declared
+// contact model, none as numbers, and a planted error in its numbers is not excused.
+class DartWithContacts : public ::testing::TestWithParam<ContactCase> {};
+TEST_P(DartWithContacts, ItsOwnModelEverywhere) {
+  const ContactCase& c = GetParam();
+  const Fixture f = contact_fixture(c.model, c.contacts, c.floating, 6, 7);
+  ASSERT_EQ(f.samples[2].kind, "at_rest");
+  EngineOutput e;
+  const Report r = run_and_compare(f, c.name, &e);
+  expect_tree_quantities_pass(f, r, c.name);
+  int explained = 0, model_scored = 0;
+  for (const SampleScore& s : r.samples) {
+    if (s.quantity.rfind("contact_", 0) != 0 && s.quantity.rfind("impact_", 0) != 0) continue;
+    if (!s.passed) {
+      ++explained;
+      EXPECT_FALSE(s.convention.empty()) << c.name << " " << s.sample << " " << s.quantity << ": DART departs from its own model";
+    }
+    if (s.model_digits > 0) {
+      ++model_scored;
+      EXPECT_GE(s.model_digits, 9.0) << c.name << " " << s.sample << " " << s.quantity;
+    }
+    // At rest the rigid problem and DART's differ by the CFM alone: 4+ digits.
+    if (s.sample == "s002") EXPECT_GE(s.digits, 4.0) << c.name << " at rest: " << s.quantity;
+  }
+  EXPECT_GT(explained, 0) << c.name << ": no sample departs from the rigid LCP (DART's model has no Ṫᵀq̇ and a CFM)";
+  // An impact.* check is excused for having no rigid answer only where the reference's impulsive
+  // LCP indeed has none (the rod jammed between its planes).
+  for (const SampleCheck& ch : r.checks)
+    if (ch.convention.find("rigid impulsive LCP has no solution") != std::string::npos) {
+      const Sample* fs = f.find(ch.sample);
+      ASSERT_NE(fs, nullptr);
+      EXPECT_FALSE(fs->ref.contacts.impact.ok) << c.name << " " << ch.sample;
+    }
+  for (const QuantityScore& q : r.quantities) EXPECT_TRUE(q.passed || !q.convention.empty()) << c.name << ": " << q.quantity;
+  EXPECT_TRUE(r.passed) << c.name;
+  std::printf("  dart %-10s contact scores outside the rigid tolerance: %d, each DART's model\n", c.name, explained);
+
+  // Planted: DART's q̈ and τ_c scaled by 1 + 1e-6 are numbers, not the model.
+  for (EngineSample& s : e.samples)
+    for (const char* q : {"contact_qdd", "contact_tau_c"})
+      if (s.values.count(q))
+        for (Num& x : s.values.at(q).v) x = Num::decimal(to_decimal(bin50(x.as<bin50>() * bin50("1.000001")), 25));
+  const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
+  EXPECT_FALSE(bad.passed) << c.name;
+  for (const QuantityScore& q : bad.quantities)
+    if (q.quantity == "contact_qdd") EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
+}
+INSTANTIATE_TEST_SUITE_P(
+    Contacts, DartWithContacts,
+    ::testing::Values(
+        ContactCase{"pendulum", "fixtures/models/double_pendulum.urdf",
+                    R"({"contacts": [
+                      {"name": "tip_floor", "link": "link2", "point": [0, 0, -1], "normal": [0, 0, 1]},
+                      {"name": "tip_wall", "link": "link2", "point": [0, 0, -1], "normal": [1, 0, "0.2"], "restitution": "0.5"},
+                      {"name": "elbow", "bodies": ["link2", "link1"], "point": [0, 0, "-0.5"], "normal": [1, 0, 0]}]})",
+                    false},
+        ContactCase{"box", "fixtures/models/contacts/box.urdf",
+                    R"({"contacts": [
+                      {"name": "pp", "link": "box", "point": ["0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
+                      {"name": "mp", "link": "box", "point": ["-0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
+                      {"name": "mm", "link": "box", "point": ["-0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]},
+                      {"name": "pm", "link": "box", "point": ["0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]}]})",
+                    true},
+        ContactCase{"rod", "fixtures/models/contacts/rod.urdf",
+                    R"([{"name": "tip1", "link": "rod", "point": [1, 0, 0], "normal": [1, 1, 0]},
+                        {"name": "tip2", "link": "rod", "point": [-1, 0, 0], "normal": [-1, 1, 0], "restitution": 1}])",
+                    false}),
+    [](const ::testing::TestParamInfo<ContactCase>& i) { return std::string(i.param.name); });
+
+TEST(DartAdapter, FrictionAndSoftContactsAreUnsupported) {
+  const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",
+                                    R"([{"name": "pp", "link": "box", "point": [0, 0, "-0.1"], "normal": [0, 0, 1], "friction": "0.5"}])",
+                                    true, 1, 1);
+  EXPECT_NE(make_dart_adapter()->unsupported(f).find("friction"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rbd::test
