@@ -1,6 +1,7 @@
 // Fixture and engine-output formats: round trips, what make_fixture draws, and every kind of bad
 // input (exit status 2 through the real command, the file and field named, no file written).
 #include "io/engine_output.hpp"
+#include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -289,10 +290,14 @@ TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
 }
 
 // The main job end to end on one model: exit 0, the files it promises, a summary line per run;
-// an unknown model or engine is bad input.
+// an unknown model or engine is bad input. Bullet is left out: its C keeps 8.9 digits at the
+// pendulum's near-singular sample (a finding, exit 1; tests/bullet_adapter_test.cpp).
 TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
   std::string err;
-  const int st = run("audit --models double_pendulum,all_joints --out " + path("audit"), &err);
+  std::string engines;
+  for (const auto& a : available_adapters())
+    if (a->name() != "bullet") engines += (engines.empty() ? "" : ",") + a->name();
+  const int st = run("audit --models double_pendulum,all_joints --engines " + engines + " --out " + path("audit"), &err);
   EXPECT_EQ(st, 0) << err;
   EXPECT_TRUE(fs::exists(path("audit/audit.json")));
   EXPECT_TRUE(fs::exists(path("audit/junit.xml")));
@@ -300,7 +305,8 @@ TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
   EXPECT_EQ(a["format"], "rbdref.audit");
   bool unsupported_named = false;
   for (const json& r : a["runs"])
-    if (r["model"] == "all_joints" && r["status"] == "unsupported") unsupported_named = r["reason"].get<std::string>().find("helical") != std::string::npos;
+    if (r["model"] == "all_joints" && r["status"] == "unsupported" && r["reason"].get<std::string>().find("helical") != std::string::npos)
+      unsupported_named = true;  // MuJoCo's reason (DART's names the cylindrical joint)
 #ifdef RBDREF_HAVE_MUJOCO
   EXPECT_TRUE(unsupported_named) << a["runs"].dump();
   EXPECT_TRUE(fs::exists(path("audit/mujoco/double_pendulum.report.json")));
