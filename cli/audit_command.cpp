@@ -185,6 +185,8 @@ std::string fmt_digits(double d) {
 //   some quantity has < 3 digits            → convention or model semantics (frame, sign, order,
 //                                             joint definition: errors as large as the values)
 //   within 3 digits but outside tolerance   → numerical (model and conventions agree; digits lost)
+//   a contact quantity off the engine's own declared model (model_values) → numerical: its solver
+//                                             stopped short (checked before the < 3 digits rule)
 //   soft loop constraints declared          → convention (declared), with the measured violation
 // Quantities and checks explained by a declared convention are left out of the first three.
 std::string diagnosis(const Report& r) {
@@ -200,6 +202,22 @@ std::string diagnosis(const Report& r) {
       if (n.rfind(said, 0) == 0)
         return "numerical: the engine's contact solver failed at sample " + sc.sample + " (" + sc.quantity + " " +
                fmt_digits(sc.digits) + " digits; it said: " + n.substr(said.size()) + ")";
+  }
+  // A contact quantity that fails at a sample where the engine declared its model and the model's
+  // exact values were computed, but the engine does not reach them: its solver stopped short (an
+  // iterative solver's sweeps, a fallback). Named by the sample with the fewest digits against the
+  // model, so the reader is sent to the sample that is numbers, not to one the model explains.
+  {
+    const SampleScore* worst = nullptr;
+    for (const SampleScore& sc : r.samples)
+      if (!sc.passed && sc.convention.empty() && sc.model_digits >= 0 &&
+          (sc.quantity.rfind("contact_", 0) == 0 || sc.quantity.rfind("impact_", 0) == 0) &&
+          (!worst || sc.model_digits < worst->model_digits))
+        worst = &sc;
+    if (worst)
+      return "numerical: the engine does not reach its own declared contact model at sample " + worst->sample + " (" +
+             worst->quantity + " " + fmt_digits(worst->model_digits) + " digits against the model's exact values, " +
+             fmt_digits(worst->digits) + " against the rigid LCP): its solver stopped short there";
   }
   for (const QuantityScore& q : r.quantities)
     if (q.samples > 0 && q.min_digits < 3 && q.convention.empty())
