@@ -278,7 +278,7 @@ int run_audit(const AuditOptions& o) {
   std::vector<std::string> wanted = split(o.engines);
   std::vector<std::string> not_built;
   if (!wanted.empty()) {
-    static const std::set<std::string> known{"mujoco", "dart", "kdl", "simbody", "bullet", "ode"};
+    const std::set<std::string> known(known_engines().begin(), known_engines().end());
     std::vector<std::unique_ptr<EngineAdapter>> pick;
     for (const std::string& n : wanted) {
       if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, dart, kdl, simbody, bullet, ode)");

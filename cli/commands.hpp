@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace rbd::cli {
 
@@ -45,5 +46,7 @@ Run add_check(CLI::App& app);    // check_command.cpp
 Run add_audit(CLI::App& app);    // audit_command.cpp
 Run add_assemble(CLI::App& app); // assemble_command.cpp
 Run add_simulate(CLI::App& app); // simulate_command.cpp
+Run add_engines(CLI::App& app);  // engines_command.cpp
+const std::vector<std::string>& known_engines();  // engines_command.cpp: the names audit --engines accepts
 
 }  // namespace rbd::cli

@@ -59,13 +59,14 @@ int main(int argc, char** argv) {
       {"eval", rbd::cli::add_eval(app)},       {"convert", rbd::cli::add_convert(app)},
       {"fixture", rbd::cli::add_fixture(app)}, {"compare", rbd::cli::add_compare(app)},
       {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)},
-      {"assemble", rbd::cli::add_assemble(app)}, {"simulate", rbd::cli::add_simulate(app)}};
+      {"assemble", rbd::cli::add_assemble(app)}, {"simulate", rbd::cli::add_simulate(app)},
+      {"engines", rbd::cli::add_engines(app)}};
   // A first argument that is no option and no command: CLI11 would say "A subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const auto& c : commands) known = known || c.first == argv[1];
     if (!known) {
-      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected eval, convert, fixture, compare, check, audit, assemble or simulate)\n";
+      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected eval, convert, fixture, compare, check, audit, assemble, simulate or engines)\n";
       return 2;
     }
   }

@@ -9,12 +9,26 @@
 
 #include "io/engine_output.hpp"
 #include "fixtures/fixture.hpp"
+#include "reference/jcalc.hpp"
 
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace rbd {
+
+// What an adapter runs, as `rbdref engines` lists it. Declared by each adapter and checked against
+// its own `unsupported` and its outputs by tests/engines_test.cpp.
+struct EngineSupport {
+  std::vector<JointType> joints;        // tree joint types it represents (fixed joints are merged before)
+  bool free_below_root = false;         // a free joint on a body whose parent is not the world
+  std::vector<JointType> loop_joints;   // loop-joint types it closes (empty: trees only)
+  bool contacts = false;                // frictionless rigid point contacts: contact_* quantities
+  bool impact = false;                  // the impulsive step: impact_* quantities
+  std::vector<std::string> quantities;  // every quantity its outputs can carry
+  std::string import_path;              // how the model reaches the engine
+  std::string contact_model;            // what the engine solves instead of the rigid LCP (empty: no contacts)
+};
 
 class EngineAdapter {
  public:
@@ -25,6 +39,7 @@ class EngineAdapter {
   // or body (e.g. "joint 'screw': MuJoCo has no helical joint"). Such a pair is reported as
   // unsupported, not as a discrepancy.
   virtual std::string unsupported(const Fixture& f) const = 0;
+  virtual EngineSupport support() const = 0;
   // Runs every sample. Throws EngineError when the engine refuses the model (its message kept).
   virtual EngineOutput run(const Fixture& f, const std::string& fixture_file) const = 0;
 };

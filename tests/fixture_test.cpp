@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace rbd::test {
 namespace {
@@ -302,6 +303,29 @@ TEST_F(FixtureCli, AuditNamesTheSampleWhereAnEngineMissesItsOwnContactModel) {
   EXPECT_NE(d.find("does not reach its own declared contact model at sample s003"), std::string::npos) << d;
 }
 #endif
+
+// `rbdref engines`: the registry as text and as JSON, every built adapter with its version, the
+// known engines this build lacks as not built.
+TEST_F(FixtureCli, EnginesListsTheRegistry) {
+  std::string err;
+  ASSERT_EQ(run("engines --json", &err), 0) << err;
+  const json reg = read_json_file(path("out.txt"));
+  EXPECT_EQ(reg["format"], "rbdref.engines");
+  std::set<std::string> built, listed;
+  for (const json& e : reg["engines"]) {
+    listed.insert(e["name"].get<std::string>());
+    if (!e["built"].get<bool>()) continue;
+    built.insert(e["name"].get<std::string>());
+    EXPECT_FALSE(e["version"].get<std::string>().empty());
+  }
+  std::set<std::string> adapters;
+  for (const auto& a : available_adapters()) adapters.insert(a->name());
+  EXPECT_EQ(built, adapters);
+  EXPECT_TRUE(listed.count("kdl"));  // known, no adapter
+  ASSERT_EQ(run("engines", &err), 0) << err;
+  const std::string text = read_text_file(path("out.txt"));
+  for (const std::string& n : adapters) EXPECT_NE(text.find(n + " "), std::string::npos) << n << " missing from:\n" << text;
+}
 
 // The main job end to end on one model: exit 0, the files it promises, a summary line per run;
 // an unknown model or engine is bad input. Bullet is left out: its C keeps 8.9 digits at the

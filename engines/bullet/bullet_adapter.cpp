@@ -324,6 +324,16 @@ class BulletAdapter : public EngineAdapter {
     const int v = btGetVersion();
     return std::to_string(v / 100) + "." + std::to_string(v % 100);
   }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Free};
+    s.contacts = true;
+    s.impact = true;
+    s.quantities = {"H", "C", "qdd", "contact_lambda", "contact_qdd", "impact_lambda", "impact_qd_plus"};
+    s.import_path = "btMultiBody built in code by rbdref (links at the COMs on the principal axes)";
+    s.contact_model = "velocity-level sequential impulses (10 Gauss-Seidel sweeps, h = 1/60 s, restitution above 0.2 m/s)";
+    return s;
+  }
 
   std::string unsupported(const Fixture& f) const override {
     const Model<B> m = build_model<B>(f.model);

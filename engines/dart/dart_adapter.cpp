@@ -399,6 +399,17 @@ class DartAdapter : public EngineAdapter {
  public:
   std::string name() const override { return "dart"; }
   std::string version() const override { return DART_VERSION; }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Planar, JointType::Spherical, JointType::Free};
+    s.free_below_root = true;
+    s.contacts = true;
+    s.impact = true;
+    s.quantities = {"H", "C", "tau", "qdd", "contact_lambda", "contact_qdd", "contact_tau_c", "impact_lambda", "impact_qd_plus"};
+    s.import_path = "DART Skeleton built in code by rbdref (body frames = joint frames)";
+    s.contact_model = "velocity-level boxed LCP (Dantzig, PGS fallback; h = 1 ms, CFM 1e-5, bounce above 0.1 m/s)";
+    return s;
+  }
 
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);

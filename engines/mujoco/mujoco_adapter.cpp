@@ -219,6 +219,16 @@ class MujocoAdapter : public EngineAdapter {
  public:
   std::string name() const override { return "mujoco"; }
   std::string version() const override { return mj_versionString(); }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Planar, JointType::Spherical, JointType::Free};
+    s.loop_joints = {JointType::Revolute, JointType::Spherical, JointType::Fixed};
+    s.contacts = true;
+    s.quantities = {"H", "C", "tau", "qdd", "L", "D", "tau_c", "contact_lambda", "contact_qdd", "contact_tau_c"};
+    s.import_path = "MJCF written by rbdref (principal inertias at 50 digits)";
+    s.contact_model = "soft contacts: LCP(A + R, J a0 - aref) from solref/solimp; equality constraints soft likewise";
+    return s;
+  }
 
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);

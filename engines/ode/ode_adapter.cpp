@@ -283,6 +283,17 @@ class OdeAdapter : public EngineAdapter {
   std::string version() const override {
     return dODE_VERSION;
   }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Free};
+    s.free_below_root = true;
+    s.contacts = true;
+    s.impact = true;
+    s.quantities = {"qdd", "contact_lambda", "contact_qdd", "contact_tau_c", "impact_lambda", "impact_qd_plus"};
+    s.import_path = "ODE world built in code by rbdref at each sample (bodies at their COMs)";
+    s.contact_model = "velocity-level time step (Dantzig LCP, h = 1 s, ERP = CFM = 0): no Ṫᵀq̇, ζ/h";
+    return s;
+  }
 
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);

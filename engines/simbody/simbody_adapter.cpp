@@ -344,6 +344,17 @@ class SimbodyAdapter : public EngineAdapter {
     SimTK_version_simbody(&major, &minor, &build);
     return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(build);
   }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical, JointType::Planar,
+                JointType::Spherical, JointType::Free};
+    s.free_below_root = true;
+    s.loop_joints = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Planar, JointType::Spherical,
+                     JointType::Fixed};
+    s.quantities = {"H", "C", "tau", "qdd", "tau_c", "lambda"};
+    s.import_path = "SimbodyMatterSubsystem built in code by rbdref (mobilizers turned onto the joint axes)";
+    return s;
+  }
 
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);
