@@ -252,7 +252,7 @@ std::string input_mismatch(const EngineSample& es, const Sample& fs) {
 
 // The natural scale of a contact quantity at a sample (decimal text; empty for none): q̈ with
 // contacts against max|q̈_free| (the sample's forward dynamics), Tλ against max(|τ|, |C|), q̇⁺
-// against max|q̇⁻|. A value that vanishes in exact arithmetic (a system the contacts lock: q̈ = 0)
+// against max|q̇⁻|, λ and the impulses against max|q̈_free| (max|q̇⁻|) sqrt(max|H| / max|M|). A value that vanishes in exact arithmetic (a system the contacts lock: q̈ = 0)
 // is then scored by its error relative to the motion it stops, not to its own rounding noise.
 std::string contact_scale(const Sample& fs, const std::string& name) {
   auto max_of = [](const Quantity* q) {
@@ -269,6 +269,19 @@ std::string contact_scale(const Sample& fs, const std::string& name) {
   }
   else if (name == "impact_qd_plus")
     for (double v : fs.qd) s = std::max(s, bin50(std::abs(v)));
+  else if (name == "contact_lambda" || name == "impact_lambda") {
+    // A contact force (impulse) of the size that changes q̈ (q̇) by about its own size: with
+    // M = TᵀH⁻¹T, |T| ~ sqrt(|M| |H|), so λ ~ |T| |q̈| / |M| = |q̈| sqrt(|H| / |M|). At a sample where
+    // the contacts carry nothing (ζ = 0 at an impact) the engine's rounding-level λ is judged
+    // against that, not against its own noise.
+    const bin50 M = max_of(fs.ref.find_contact("M")), H = max_of(fs.ref.find("H"));
+    if (!(M > 0) || !(H > 0)) return "";
+    if (name == "contact_lambda") s = max_of(fs.ref.find("qdd"));
+    else
+      for (double v : fs.qd) s = std::max(s, bin50(std::abs(v)));
+    using std::sqrt;
+    s *= bin50(sqrt(bin50(H / M)));
+  }
   else return "";
   return s > 0 ? to_decimal(s, 20) : "";
 }

@@ -139,10 +139,7 @@ void PrintTo(const ContactCase& c, std::ostream* os) { *os << c.name; }
 // diagonal): its λ is within ~CFM of the reference's there, and within its own model's exact
 // values everywhere; every departure from the rigid reference is reported as DART's declared
 // contact model, none as numbers, and a planted error in its numbers is not excused.
-class DartWithContacts : public ::testing::TestWithParam<ContactCase> {};
-TEST_P(DartWithContacts, ItsOwnModelEverywhere) {
-  const ContactCase& c = GetParam();
-  const Fixture f = contact_fixture(c.model, c.contacts, c.floating, 6, 7);
+void expect_its_own_model_everywhere(const Fixture& f, const ContactCase& c) {
   ASSERT_EQ(f.samples[2].kind, "at_rest");
   EngineOutput e;
   const Report r = run_and_compare(f, c.name, &e);
@@ -184,6 +181,33 @@ TEST_P(DartWithContacts, ItsOwnModelEverywhere) {
   for (const QuantityScore& q : bad.quantities)
     if (q.quantity == "contact_qdd") EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
 }
+class DartWithContacts : public ::testing::TestWithParam<ContactCase> {};
+TEST_P(DartWithContacts, ItsOwnModelEverywhere) {
+  const ContactCase& c = GetParam();
+  expect_its_own_model_everywhere(contact_fixture(c.model, c.contacts, c.floating, 6, 7), c);
+}
+
+// Contacts on bodies moved by every DART joint type (the all-joints tree, its cylindrical joint made
+// revolute): a free base, a screw, a planar sled and a ball link against the world. DART's free
+// step is q̇ + h q̈ on all but the FreeJoint (whose g the model carries).
+TEST(DartAdapter, ContactsOnEveryJointType) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_dart_aj_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "aj.contacts.json").string();
+  std::ofstream(file) << R"([{"name": "base_floor", "body": "base", "point": ["0.1", "0.1", "-0.1"], "normal": [0, 0, 1]},
+                            {"name": "nut_wall", "body": "screw_nut", "point": [0, 0, "0.05"], "normal": [1, 0, "0.3"], "restitution": "0.5"},
+                            {"name": "sled_floor", "body": "sled", "point": ["0.05", 0, 0], "normal": [0, "0.2", 1]},
+                            {"name": "ball_wall", "body": "ball_link", "point": [0, "0.1", "0.2"], "normal": [0, 1, 0]}])";
+  LoadOptions lo;
+  lo.contacts_file = file;
+  LoadedModel lm = load_model(kSrc + "/fixtures/models/all_joints.json", lo);
+  for (BodyDesc& b : lm.desc.bodies)
+    if (b.joint.type == JointType::Cylindrical) b.joint.type = JointType::Revolute;
+  const Fixture f = make_fixture(lm, 6, 9, bin50p());
+  fs::remove_all(dir);
+  expect_its_own_model_everywhere(f, ContactCase{"all_joints", "all_joints.json", "", false});
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Contacts, DartWithContacts,
     ::testing::Values(

@@ -281,6 +281,15 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
   // constraint solver, computeImpulseForwardDynamics), read before integratePositions: DART's
   // getConstraintForces is evaluated lazily at the skeleton's current positions, so after a whole
   // World::step it is Jᵀ at q + h q̇⁺, not at the step's q (recorded in raw for the record).
+  // DART 6.12's free step: v_f = q̇ + h (q̈_free + g), g = ω × v on each FreeJoint's linear DoFs
+  // (its integrateVelocities; dart_adapter.hpp), 0 elsewhere. The velocity change per unit h is
+  // then q̈ + g: contact_qdd is that change less g, the acceleration the forces make.
+  VecX<B> g = VecX<B>::Zero(m.nv);
+  for (int i = 0; i < m.NB; ++i)
+    if (m.joint[i].type == JointType::Free) {
+      const Vec3<B> w = qd.segment(m.iv[i], 3), v = qd.segment(m.iv[i] + 3, 3);
+      g.segment(m.iv[i] + 3, 3) = w.cross(v);
+    }
   // `dantzig_only`: the same step with DART's secondary boxed-LCP solver (PGS, which takes over
   // silently where Dantzig fails) switched off, to tell whether the fallback answered.
   struct StepOut {
@@ -315,7 +324,7 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     o.dv_free = (v_free - v0) / kTimeStep;
     o.fc = w.skel->getConstraintForces();
     o.lambda = lambda_of(w, B(1));
-    o.qdd = from_dart(w, o.dv);
+    o.qdd = from_dart(w, o.dv) - g;
     o.tau_c = from_dart(w, o.fc);
     for (const auto& c : w.contact) o.forces.insert(o.forces.end(), c.force.data(), c.force.data() + 3);
     w.skel->integratePositions(kTimeStep);
@@ -342,21 +351,13 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
           "contact step: DART's Dantzig solver failed on this contact set and its PGS fallback answered (the impulses "
           "differ from Dantzig's alone)");
     // DART's model, exactly, per unit h: w/h = M'λ + Tᵀ(q̇ + h q̈_free)/h − c/h.
-    // DART 6.12's free step: v_f = q̇ + h (q̈_free + g), g = ω × v on each FreeJoint's linear DoFs
-    // (its integrateVelocities; dart_adapter.hpp), 0 elsewhere.
-    VecX<B> g = VecX<B>::Zero(m.nv);
-    for (int i = 0; i < m.NB; ++i)
-      if (m.joint[i].type == JointType::Free) {
-        const Vec3<B> w = qd.segment(m.iv[i], 3), v = qd.segment(m.iv[i] + 3, 3);
-        g.segment(m.iv[i] + 3, 3) = w.cross(v);
-      }
     const VecX<B> zf = T.transpose() * VecX<B>(qd + h * VecX<B>(qdd_free + g));
     const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>((zf - bounce(zf)) / h));
     if (lcp.status == LcpResult<B>::Solved) {
       const VecX<B> Tl = T * lcp.lambda;
       es.model_values["contact_lambda"] = num_vec(lcp.lambda);
       es.model_values["contact_tau_c"] = num_vec(Tl);
-      es.model_values["contact_qdd"] = num_vec(VecX<B>(qdd_free + g + llt.solve(Tl)));
+      es.model_values["contact_qdd"] = num_vec(VecX<B>(qdd_free + llt.solve(Tl)));
     }
     es.raw["model"] = {{"contact_lcp", lcp_status(lcp)}};
   }
@@ -549,7 +550,9 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
         "dart::constraint::ContactConstraint per contact, added to the World's constraint solver by hand: point x, normal "
         "n (from A into B: DART's bodyNode2 → bodyNode1), depth 0, friction 0, restitution e (B's ShapeNode) × 1 (A's)";
     out.conventions["contact_lambda"] = "n · Contact::force (DART stores n x / h, the force on B)";
-    out.conventions["contact_qdd"] = "getAccelerations after World::step's sequence without integratePositions (q̈_free + H⁻¹ T x / h)";
+    out.conventions["contact_qdd"] =
+        "(v⁺ − v)/h over World::step's sequence (without integratePositions), less the FreeJoints' ω × v that DART's "
+        "integrateVelocities adds: q̈_free + H⁻¹ T x / h";
     out.conventions["contact_tau_c"] = "Skeleton::getConstraintForces at the step's positions (before integratePositions)";
     out.conventions["impact"] = "the constraint solver alone at q̇ (no free step), then computeImpulseForwardDynamics: "
                                 "impact_lambda = n · force · h, impact_qd_plus = getVelocities";

@@ -35,19 +35,27 @@
 // aspect), with DART's default time step h = 0.001 s and its defaults CFM = 1e-5, ERP = 0.01.
 //
 // DART's contact model (as its ContactConstraint and World::step implement it). One step: the free
-// velocity v_f = q̇ + h q̈_free, then impulses x ≥ 0 (x = hλ) from the boxed LCP
+// velocity v_f = q̇ + h (q̈_free + g), with g = ω × v on each FreeJoint's linear DoFs and 0
+// elsewhere (DART 6.12's FreeJoint::integrateVelocities advances the body-frame linear velocity by
+// a + ω × v, not by its derivative a: measured to 1e-14), then impulses x ≥ 0 (x = hλ) from the
+// boxed LCP
 //   w = A x − b,  A_ij = t_iᵀ H⁻¹ t_j (1 + CFM δ_ij),  b = −Tᵀ v_f + c,
 //   c_i = e_i (−t_iᵀ v_f) where that exceeds DART's bounce threshold 0.1 m/s (capped at 100 m/s), else 0
-// (the depth term is 0 at depth 0), then q̈ = q̈_free + H⁻¹T x / h. Per unit h that is
-//   w/h = M' λ + Tᵀ q̈_free + ζ/h − c/h,  M' = M + CFM diag(M),
+// (the depth term is 0 at depth 0), then q̇⁺ = v_f + H⁻¹T x. Per unit h that is
+//   w/h = M' λ + Tᵀ(q̈_free + g) + ζ/h − c/h,  M' = M + CFM diag(M),
 // the rigid LCP (M, d) where q̇ = 0 up to CFM (the fixture's "at_rest" sample) and a velocity-level
 // model elsewhere: no Ṫᵀq̇ term, ζ/h in its place. The impulsive step is the constraint solver
 // alone at q̇ (no free step): w = A x + Tᵀq̇ − c, q̇⁺ = q̇ + H⁻¹T x. Both problems are solved here
 // exactly with rbdref's reference at bin50 (model_values), so compare tells DART's model from its
 // numbers (reports/compare.hpp), as for ODE.
-// contact_lambda = n_i · force_i / (the force DART stores in the Contact: n x / h on B);
-// contact_tau_c = DART's own Skeleton::getConstraintForces() after the step; contact_qdd = DART's
-// getAccelerations() after the step (q̈_free + Δq̇/h, no cancellation).
+//
+// The step is World::step's sequence (computeForwardDynamics, integrateVelocities, the constraint
+// solver, computeImpulseForwardDynamics) read before integratePositions. contact_lambda = n_i ·
+// force_i (the force DART stores in the Contact: n x / h on B); contact_tau_c = DART's own
+// Skeleton::getConstraintForces(); contact_qdd = (q̇⁺ − q̇)/h − g, the acceleration the forces make
+// (DART's getAccelerations() after the step is off by O(h) even with no impulse: it is not used).
+// After a whole World::step, getConstraintForces is evaluated lazily at the NEW positions
+// (Jᵀ(q + h q̇⁺) f): kept in raw as constraint_forces_after_integratePositions.
 #pragma once
 
 #include "engines/adapter.hpp"
