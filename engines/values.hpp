@@ -1,11 +1,17 @@
-// Engine values converted at 50 digits, written into an engine output as decimal text with 25
-// significant digits (enough for any double and for the conversion's own rounding): shared by the
-// adapters (engines/mujoco, engines/simbody).
+// What the adapters share: engine values converted at 50 digits, written into an engine output as
+// decimal text with 25 significant digits (enough for any double and for the conversion's own
+// rounding); a sample's inputs; digits of agreement for the adapters' own diagnoses in raw; the
+// guard every run() wraps its work in.
 #pragma once
 
+#include "engines/adapter.hpp"
 #include "io/engine_output.hpp"
 #include "reference/scalar.hpp"
 #include "reference/spatial.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
 
 namespace rbd {
 
@@ -22,6 +28,56 @@ inline NumMatrix num_mat(const MatX<bin50>& A) {
   for (Eigen::Index i = 0; i < A.rows(); ++i)
     for (Eigen::Index j = 0; j < A.cols(); ++j) n.v.push_back(Num::decimal(to_decimal(A(i, j), 25)));
   return n;
+}
+
+// A fixture sample's inputs: copied into an engine sample (exact doubles, as the engine saw them)
+// and as bin50 vectors (q has nq entries, the others nv).
+struct SampleInputs {
+  VecX<bin50> q, qd, qdd, tau;
+};
+inline EngineSample engine_sample_of(const Sample& s) {
+  EngineSample es;
+  es.id = s.id;
+  es.q = exact_nums(s.q);
+  es.qd = exact_nums(s.qd);
+  es.qdd = exact_nums(s.qdd);
+  es.tau = exact_nums(s.tau);
+  return es;
+}
+inline SampleInputs inputs_of(const Sample& s) {
+  const auto vec = [](const std::vector<double>& v) {
+    return VecX<bin50>(Eigen::Map<const VecX<double>>(v.data(), static_cast<Eigen::Index>(v.size())).cast<bin50>());
+  };
+  return {vec(s.q), vec(s.qd), vec(s.qdd), vec(s.tau)};
+}
+
+// Digits of agreement of x with r, relative to max(max|r|, floor) (17 for an exact match, capped
+// there: these are doubles' digits). `floor` is the size of the terms r is made of, so that a
+// value of 0 held by forces (a q̈ that vanishes) is not judged against its own rounding.
+inline double agreement_digits(const VecX<bin50>& x, const VecX<bin50>& r, const bin50& floor = bin50(0)) {
+  bin50 scale = floor, err = bin50(0);
+  for (Eigen::Index k = 0; k < r.size(); ++k) {
+    scale = std::max<bin50>(scale, bin50(abs(r(k))));
+    err = std::max<bin50>(err, bin50(abs(bin50(x(k) - r(k)))));
+  }
+  if (scale == bin50(0)) scale = bin50(1);
+  if (err == bin50(0)) return 17;
+  return std::min(17.0, -std::log10(static_cast<double>(bin50(err / scale))));
+}
+
+// The body of every adapter's run(): an unsupported model is refused (EngineError with the reason),
+// and any other exception of the engine or the conversion becomes an EngineError naming the engine.
+template <class Body>
+EngineOutput guarded_run(const EngineAdapter& a, const Fixture& f, const std::string& who, Body&& body) {
+  const std::string why = a.unsupported(f);
+  if (!why.empty()) throw EngineError("unsupported model: " + why);
+  try {
+    return body();
+  } catch (const EngineError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw EngineError(who + ": " + e.what());
+  }
 }
 
 }  // namespace rbd

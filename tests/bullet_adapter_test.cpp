@@ -48,7 +48,9 @@ void expect_tree_quantities_pass(const Fixture& f, const Report& r, const std::s
       EXPECT_GE(q.min_digits, 8.0) << name << " " << q.quantity;
       if (known == q.quantity + "@" + q.worst_sample) {
         for (const SampleScore& s : r.samples)
-          if (s.quantity == q.quantity && s.sample != q.worst_sample) EXPECT_TRUE(s.passed) << name << " " << s.sample << " " << s.quantity;
+          if (s.quantity == q.quantity && s.sample != q.worst_sample) {
+            EXPECT_TRUE(s.passed) << name << " " << s.sample << " " << s.quantity;
+          }
       } else {
         EXPECT_TRUE(q.passed) << name << " " << q.quantity;
       }
@@ -59,8 +61,9 @@ void expect_tree_quantities_pass(const Fixture& f, const Report& r, const std::s
   EXPECT_EQ(scored["tau"], 0) << name << ": Bullet has no inverse dynamics; tau must not be reported";
   // The tree checks; the contact checks are the contact test's (Bullet's sweeps may fail them).
   for (const SampleCheck& c : r.checks)
-    if (c.result.name.rfind("contacts.", 0) != 0 && c.result.name.rfind("impact.", 0) != 0)
+    if (c.result.name.rfind("contacts.", 0) != 0 && c.result.name.rfind("impact.", 0) != 0) {
       EXPECT_TRUE(c.result.passed || !c.convention.empty()) << name << " " << c.sample << ": " << c.result.message();
+    }
 }
 
 class BulletOnBundledTree : public ::testing::TestWithParam<const char*> {};
@@ -178,7 +181,9 @@ TEST_P(BulletWithContacts, ItsOwnModelAndItsSweeps) {
   const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
   EXPECT_FALSE(bad.passed) << c.name;
   for (const QuantityScore& q : bad.quantities)
-    if (q.quantity == "contact_qdd") EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
+    if (q.quantity == "contact_qdd") {
+      EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
+    }
 }
 INSTANTIATE_TEST_SUITE_P(
     Contacts, BulletWithContacts,

@@ -156,7 +156,9 @@ void expect_its_own_model_everywhere(const Fixture& f, const ContactCase& c) {
       EXPECT_GE(s.model_digits, 9.0) << c.name << " " << s.sample << " " << s.quantity;
     }
     // At rest the rigid problem and DART's differ by the CFM alone: 4+ digits.
-    if (s.sample == "s002") EXPECT_GE(s.digits, 4.0) << c.name << " at rest: " << s.quantity;
+    if (s.sample == "s002") {
+      EXPECT_GE(s.digits, 4.0) << c.name << " at rest: " << s.quantity;
+    }
   }
   EXPECT_GT(explained, 0) << c.name << ": no sample departs from the rigid LCP (DART's model has no Ṫᵀq̇ and a CFM)";
   // An impact.* check is excused for having no rigid answer only where the reference's impulsive
@@ -179,7 +181,9 @@ void expect_its_own_model_everywhere(const Fixture& f, const ContactCase& c) {
   const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
   EXPECT_FALSE(bad.passed) << c.name;
   for (const QuantityScore& q : bad.quantities)
-    if (q.quantity == "contact_qdd") EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
+    if (q.quantity == "contact_qdd") {
+      EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
+    }
 }
 class DartWithContacts : public ::testing::TestWithParam<ContactCase> {};
 TEST_P(DartWithContacts, ItsOwnModelEverywhere) {

@@ -112,7 +112,9 @@ TEST(EngineRegistry, DeclaredQuantitiesAndContactsAreWhatTheOutputsCarry) {
       for (const auto& [q, v] : es.values) produced.insert(q);
     for (const std::string& q : produced) EXPECT_TRUE(declared.count(q)) << a->name() << " outputs undeclared " << q;
     for (const char* q : {"H", "C", "tau", "qdd", "L", "D"})
-      if (declared.count(q)) EXPECT_TRUE(produced.count(q)) << a->name() << " declares " << q << " but gives none on a tree";
+      if (declared.count(q)) {
+        EXPECT_TRUE(produced.count(q)) << a->name() << " declares " << q << " but gives none on a tree";
+      }
     if (!a->unsupported(contacts).empty()) {
       EXPECT_FALSE(s.contacts) << a->name() << " declares contacts but refuses the pendulum's";
       continue;

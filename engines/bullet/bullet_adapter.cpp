@@ -46,9 +46,6 @@ constexpr int kManySweeps = 2000;  // Gauss-Seidel run to convergence, for the d
 double d(const B& x) { return static_cast<double>(x); }
 btVector3 btv(const Vec3<B>& v) { return btVector3(d(v(0)), d(v(1)), d(v(2))); }
 Vec3<B> bv(const btVector3& v) { return Vec3<B>(B(v.x()), B(v.y()), B(v.z())); }
-btMatrix3x3 btm(const Mat3<B>& A) {
-  return btMatrix3x3(d(A(0, 0)), d(A(0, 1)), d(A(0, 2)), d(A(1, 0)), d(A(1, 1)), d(A(1, 2)), d(A(2, 0)), d(A(2, 1)), d(A(2, 2)));
-}
 // The unit quaternion of a rotation matrix at 50 digits (Shepperd), as Bullet's (x, y, z, w).
 btQuaternion btq(const Mat3<B>& R) {
   using std::sqrt;
@@ -363,33 +360,13 @@ class BulletAdapter : public EngineAdapter {
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
-    const std::string why = unsupported(f);
-    if (!why.empty()) throw EngineError("unsupported model: " + why);
-    try {
-      return run_checked(f, fixture_file);
-    } catch (const EngineError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw EngineError(std::string("Bullet adapter: ") + e.what());
-    }
+    return guarded_run(*this, f, "Bullet adapter", [&] { return run_checked(f, fixture_file); });
   }
 
  private:
   EngineOutput run_checked(const Fixture& f, const std::string& fixture_file) const;
 };
 
-// Digits of agreement of x with r, relative to max(max|r|, floor) (17 for an exact match); the
-// floor is the size of the terms r is made of (a q̈ of 0 held by contact forces is not a q̈ of 1e-45).
-double agreement_digits(const VecX<B>& x, const VecX<B>& r, const B& floor) {
-  B scale = floor, err = B(0);
-  for (Eigen::Index k = 0; k < r.size(); ++k) {
-    scale = std::max<B>(scale, B(abs(r(k))));
-    err = std::max<B>(err, B(abs(B(x(k) - r(k)))));
-  }
-  if (scale == B(0)) scale = B(1);
-  if (err == B(0)) return 17;
-  return std::min(17.0, -std::log10(static_cast<double>(err / scale)));
-}
 
 // The contact step and the impulsive step of one sample with Bullet's default multibody solver
 // (bullet_adapter.hpp), Bullet's own model solved exactly beside them.
@@ -599,16 +576,8 @@ EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fix
   }
 
   for (size_t si = 0; si < f.samples.size(); ++si) {
-    const Sample& smp = f.samples[si];
-    EngineSample es;
-    es.id = smp.id;
-    es.q = exact_nums(smp.q);
-    es.qd = exact_nums(smp.qd);
-    es.qdd = exact_nums(smp.qdd);
-    es.tau = exact_nums(smp.tau);
-    const VecX<B> q = Eigen::Map<const VecX<double>>(smp.q.data(), m.nq).cast<B>();
-    const VecX<B> qd = Eigen::Map<const VecX<double>>(smp.qd.data(), nv).cast<B>();
-    const VecX<B> tau = Eigen::Map<const VecX<double>>(smp.tau.data(), nv).cast<B>();
+    EngineSample es = engine_sample_of(f.samples[si]);
+    const auto [q, qd, qdd_unused, tau] = inputs_of(f.samples[si]);
     try {
       BulletBody bb;
       build(bb, m);

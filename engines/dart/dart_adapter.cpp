@@ -430,15 +430,7 @@ class DartAdapter : public EngineAdapter {
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
-    const std::string why = unsupported(f);
-    if (!why.empty()) throw EngineError("unsupported model: " + why);
-    try {
-      return run_checked(f, fixture_file);
-    } catch (const EngineError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw EngineError(std::string("DART adapter: ") + e.what());
-    }
+    return guarded_run(*this, f, "DART adapter", [&] { return run_checked(f, fixture_file); });
   }
 
  private:
@@ -559,17 +551,8 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
   }
 
   for (size_t si = 0; si < f.samples.size(); ++si) {
-    const Sample& smp = f.samples[si];
-    EngineSample es;
-    es.id = smp.id;
-    es.q = exact_nums(smp.q);
-    es.qd = exact_nums(smp.qd);
-    es.qdd = exact_nums(smp.qdd);
-    es.tau = exact_nums(smp.tau);
-    const VecX<B> q = Eigen::Map<const VecX<double>>(smp.q.data(), m.nq).cast<B>();
-    const VecX<B> qd = Eigen::Map<const VecX<double>>(smp.qd.data(), nv).cast<B>();
-    const VecX<B> qdd = Eigen::Map<const VecX<double>>(smp.qdd.data(), nv).cast<B>();
-    const VecX<B> tau = Eigen::Map<const VecX<double>>(smp.tau.data(), nv).cast<B>();
+    EngineSample es = engine_sample_of(f.samples[si]);
+    const auto [q, qd, qdd, tau] = inputs_of(f.samples[si]);
     try {
       {
         DartWorld w;

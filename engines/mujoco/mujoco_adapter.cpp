@@ -513,19 +513,6 @@ MjContactRun contact_run(const mjModel* mm, mjData* d, const Model<B>& m, const 
   return run;
 }
 
-// Digits of agreement of x with the reference r, relative to max|r| (16 for an exact match in
-// double; the same LRE measure compare uses, without its per-quantity tolerance).
-double agreement_digits(const VecX<B>& x, const VecX<B>& r) {
-  B scale = B(0), err = B(0);
-  for (Eigen::Index k = 0; k < r.size(); ++k) {
-    scale = std::max<B>(scale, B(abs(r(k))));
-    err = std::max<B>(err, B(abs(B(x(k) - r(k)))));
-  }
-  if (scale == B(0)) scale = B(1);
-  if (err == B(0)) return 17;
-  return std::min(17.0, -std::log10(static_cast<double>(err / scale)));
-}
-
 // The solref/solimp settings of the sweep (header): MuJoCo's defaults first, then stiffer and softer
 // contacts, a narrower impedance, and direct stiffness/damping (negative solref).
 struct SolSetting {
@@ -669,12 +656,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   const int nv = m.nv;
 
   for (const Sample& s : f.samples) {
-    EngineSample es;
-    es.id = s.id;
-    es.q = exact_nums(s.q);
-    es.qd = exact_nums(s.qd);
-    es.qdd = exact_nums(s.qdd);
-    es.tau = exact_nums(s.tau);
+    EngineSample es = engine_sample_of(s);
     const MujocoMap map = mujoco_map(m, mj_dof, s.q, s.qd);
 
     mj_resetData(mm, d);

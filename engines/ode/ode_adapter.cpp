@@ -315,16 +315,10 @@ class OdeAdapter : public EngineAdapter {
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
-    const std::string why = unsupported(f);
-    if (!why.empty()) throw EngineError("unsupported model: " + why);
-    init_ode();
-    try {
+    return guarded_run(*this, f, "ODE adapter", [&] {
+      init_ode();
       return run_checked(f, fixture_file);
-    } catch (const EngineError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw EngineError(std::string("ODE adapter: ") + e.what());
-    }
+    });
   }
 
  private:
@@ -386,7 +380,6 @@ ojson model_echo(const Model<B>& m, const TreeAt& t, const OdeWorld& w) {
 
 EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
   const Model<B> m = build_model<B>(f.model);
-  const int nv = m.nv;
   const bool has_contacts = !m.contacts.empty();
   EngineOutput out;
   out.engine = name();
@@ -417,16 +410,8 @@ EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixtur
         "rigid model's Ṫᵀq̇ term and with the separation velocity ζ/h; equal to the rigid LCP where q̇ = 0";
 
   for (size_t si = 0; si < f.samples.size(); ++si) {
-    const Sample& smp = f.samples[si];
-    EngineSample es;
-    es.id = smp.id;
-    es.q = exact_nums(smp.q);
-    es.qd = exact_nums(smp.qd);
-    es.qdd = exact_nums(smp.qdd);
-    es.tau = exact_nums(smp.tau);
-    const VecX<B> q = Eigen::Map<const VecX<double>>(smp.q.data(), m.nq).cast<B>();
-    const VecX<B> qd = Eigen::Map<const VecX<double>>(smp.qd.data(), nv).cast<B>();
-    const VecX<B> tau = Eigen::Map<const VecX<double>>(smp.tau.data(), nv).cast<B>();
+    EngineSample es = engine_sample_of(f.samples[si]);
+    const auto [q, qd, qdd_unused, tau] = inputs_of(f.samples[si]);
     try {
       const TreeAt t(m, q, qd, tau);
       if (t.llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");

@@ -365,15 +365,7 @@ class SimbodyAdapter : public EngineAdapter {
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
-    const std::string why = unsupported(f);
-    if (!why.empty()) throw EngineError("unsupported model: " + why);
-    try {
-      return run_checked(f, fixture_file);
-    } catch (const EngineError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw EngineError(std::string("Simbody: ") + e.what());
-    }
+    return guarded_run(*this, f, "Simbody", [&] { return run_checked(f, fixture_file); });
   }
 
  private:
@@ -425,12 +417,7 @@ EngineOutput SimbodyAdapter::run_checked(const Fixture& f, const std::string& fi
   out.model_echo["model_warnings"] = f.model_warnings;
 
   for (const Sample& smp : f.samples) {
-    EngineSample es;
-    es.id = smp.id;
-    es.q = exact_nums(smp.q);
-    es.qd = exact_nums(smp.qd);
-    es.qdd = exact_nums(smp.qdd);
-    es.tau = exact_nums(smp.tau);
+    EngineSample es = engine_sample_of(smp);
     const SimbodyMap map = simbody_map(m, smp.q, smp.qd);
     const VecX<B> qd = Eigen::Map<const VecX<double>>(smp.qd.data(), nv).cast<B>();
     const VecX<B> qdd = Eigen::Map<const VecX<double>>(smp.qdd.data(), nv).cast<B>();
