@@ -5,6 +5,7 @@
 // motion (engines/dart/dart_adapter.hpp).
 #include "engines/dart/dart_adapter.hpp"
 #include "reports/compare.hpp"
+#include "tests/adapter_test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 const std::string kSrc = RBDREF_SOURCE_DIR;
-
-const Precision& bin50p() {
-  static const Precision p = *Precision::parse("bin50");
-  return p;
-}
 
 Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
   const auto adapter = make_dart_adapter();
@@ -113,28 +109,6 @@ TEST(DartAdapter, UnsupportedPartsAreNamed) {
   EXPECT_NE(make_dart_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
 }
 
-// A fixture with contacts from a contacts file written here.
-Fixture contact_fixture(const std::string& model, const std::string& contacts_json, bool floating, int n, std::uint64_t seed) {
-  const fs::path dir = fs::temp_directory_path() / ("rbdref_dart_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string file = (dir / "c.contacts.json").string();
-  std::ofstream(file) << contacts_json;
-  LoadOptions lo;
-  lo.floating_base = floating;
-  lo.contacts_file = file;
-  Fixture f = make_fixture(load_model(kSrc + "/" + model, lo), n, seed, bin50p());
-  fs::remove_all(dir);
-  return f;
-}
-
-struct ContactCase {
-  const char* name;
-  const char* model;
-  const char* contacts;
-  bool floating;
-};
-void PrintTo(const ContactCase& c, std::ostream* os) { *os << c.name; }
-
 // At the "at_rest" sample (q̇ = 0) DART's step is the rigid LCP but for its CFM (1e-5 on M's
 // diagonal): its λ is within ~CFM of the reference's there, and within its own model's exact
 // values everywhere; every departure from the rigid reference is reported as DART's declared
@@ -212,27 +186,7 @@ TEST(DartAdapter, ContactsOnEveryJointType) {
   expect_its_own_model_everywhere(f, ContactCase{"all_joints", "all_joints.json", "", false});
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Contacts, DartWithContacts,
-    ::testing::Values(
-        ContactCase{"pendulum", "fixtures/models/double_pendulum.urdf",
-                    R"({"contacts": [
-                      {"name": "tip_floor", "link": "link2", "point": [0, 0, -1], "normal": [0, 0, 1]},
-                      {"name": "tip_wall", "link": "link2", "point": [0, 0, -1], "normal": [1, 0, "0.2"], "restitution": "0.5"},
-                      {"name": "elbow", "bodies": ["link2", "link1"], "point": [0, 0, "-0.5"], "normal": [1, 0, 0]}]})",
-                    false},
-        ContactCase{"box", "fixtures/models/contacts/box.urdf",
-                    R"({"contacts": [
-                      {"name": "pp", "link": "box", "point": ["0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
-                      {"name": "mp", "link": "box", "point": ["-0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
-                      {"name": "mm", "link": "box", "point": ["-0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]},
-                      {"name": "pm", "link": "box", "point": ["0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]}]})",
-                    true},
-        ContactCase{"rod", "fixtures/models/contacts/rod.urdf",
-                    R"([{"name": "tip1", "link": "rod", "point": [1, 0, 0], "normal": [1, 1, 0]},
-                        {"name": "tip2", "link": "rod", "point": [-1, 0, 0], "normal": [-1, 1, 0], "restitution": 1}])",
-                    false}),
-    [](const ::testing::TestParamInfo<ContactCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Contacts, DartWithContacts, bundled_contact_cases(), contact_case_name);
 
 TEST(DartAdapter, FrictionAndSoftContactsAreUnsupported) {
   const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",

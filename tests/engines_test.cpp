@@ -6,6 +6,7 @@
 // contacts (the impulsive step), and never a quantity it does not declare.
 #include "engines/adapter.hpp"
 #include "io/model_io.hpp"
+#include "tests/adapter_test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,11 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 const std::string kSrc = RBDREF_SOURCE_DIR;
-
-const Precision& bin50p() {
-  static const Precision p = *Precision::parse("bin50");
-  return p;
-}
 
 bool has(const std::vector<JointType>& v, JointType t) { return std::find(v.begin(), v.end(), t) != v.end(); }
 

@@ -4,6 +4,7 @@
 // predicts to the last digits, in motion (engines/ode/ode_adapter.hpp).
 #include "engines/ode/ode_adapter.hpp"
 #include "reports/compare.hpp"
+#include "tests/adapter_test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 const std::string kSrc = RBDREF_SOURCE_DIR;
-
-const Precision& bin50p() {
-  static const Precision p = *Precision::parse("bin50");
-  return p;
-}
 
 Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
   const auto adapter = make_ode_adapter();
@@ -67,28 +63,6 @@ TEST(OdeAdapter, UnsupportedJointsAndContactsAreNamed) {
   EXPECT_NE(make_ode_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
   EXPECT_THROW(make_ode_adapter()->run(f, "all_joints"), EngineError);
 }
-
-// A fixture with contacts from a contacts file written here.
-Fixture contact_fixture(const std::string& model, const std::string& contacts_json, bool floating, int n, std::uint64_t seed) {
-  const fs::path dir = fs::temp_directory_path() / ("rbdref_ode_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string file = (dir / "c.contacts.json").string();
-  std::ofstream(file) << contacts_json;
-  LoadOptions lo;
-  lo.floating_base = floating;
-  lo.contacts_file = file;
-  Fixture f = make_fixture(load_model(kSrc + "/" + model, lo), n, seed, bin50p());
-  fs::remove_all(dir);
-  return f;
-}
-
-struct ContactCase {
-  const char* name;
-  const char* model;
-  const char* contacts;
-  bool floating;
-};
-void PrintTo(const ContactCase& c, std::ostream* os) { *os << c.name; }
 
 // With contacts: at the "at_rest" sample (q̇ = 0) ODE's step IS the rigid acceleration-level LCP:
 // every contact quantity passes against the reference itself. Everywhere, ODE matches its own
@@ -155,30 +129,7 @@ TEST_P(OdeWithContacts, RigidAtRestAndItsOwnModelInMotion) {
       EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
     }
 }
-INSTANTIATE_TEST_SUITE_P(
-    Contacts, OdeWithContacts,
-    ::testing::Values(
-        // The pendulum's tip on a floor and a tilted wall, and its elbow touching the tip link (two bodies).
-        ContactCase{"pendulum", "fixtures/models/double_pendulum.urdf",
-                    R"({"contacts": [
-                      {"name": "tip_floor", "link": "link2", "point": [0, 0, -1], "normal": [0, 0, 1]},
-                      {"name": "tip_wall", "link": "link2", "point": [0, 0, -1], "normal": [1, 0, "0.2"], "restitution": "0.5"},
-                      {"name": "elbow", "bodies": ["link2", "link1"], "point": [0, 0, "-0.5"], "normal": [1, 0, 0]}]})",
-                    false},
-        // A free box on its four corners: M has rank 3 < 4 (λ not unique; q̈, Tλ are).
-        ContactCase{"box", "fixtures/models/contacts/box.urdf",
-                    R"({"contacts": [
-                      {"name": "pp", "link": "box", "point": ["0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
-                      {"name": "mp", "link": "box", "point": ["-0.3", "0.2", "-0.1"], "normal": [0, 0, 1]},
-                      {"name": "mm", "link": "box", "point": ["-0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]},
-                      {"name": "pm", "link": "box", "point": ["0.3", "-0.2", "-0.1"], "normal": [0, 0, 1]}]})",
-                    true},
-        // A rod on a hinge between two tilted planes, one elastic.
-        ContactCase{"rod", "fixtures/models/contacts/rod.urdf",
-                    R"([{"name": "tip1", "link": "rod", "point": [1, 0, 0], "normal": [1, 1, 0]},
-                        {"name": "tip2", "link": "rod", "point": [-1, 0, 0], "normal": [-1, 1, 0], "restitution": 1}])",
-                    false}),
-    [](const ::testing::TestParamInfo<ContactCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Contacts, OdeWithContacts, bundled_contact_cases(), contact_case_name);
 
 TEST(OdeAdapter, FrictionAndSoftContactsAreUnsupported) {
   const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",
