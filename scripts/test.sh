@@ -22,6 +22,10 @@ if [ "$SANITIZE" -eq 1 ]; then
   cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON -DRBDREF_BUILD_BENCH=OFF \
     -DRBDREF_SANITIZE=ON -DRBDREF_BUILD_FUZZ=OFF >/dev/null
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1}
+  # ODE reports a step it refuses through its error handler, which the adapter makes throw
+  # (engines/ode/ode_adapter.cpp); dWorldStep's per-step job records are then never freed inside
+  # libode. That leak is ODE's, not rbdref's: suppressed by library name, nothing else.
+  export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 else
   BUILD=${BUILD_DIR:-build}
