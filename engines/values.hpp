@@ -30,6 +30,21 @@ inline NumMatrix num_mat(const MatX<bin50>& A) {
   return n;
 }
 
+// An engine output's header for fixture f run by adapter a (double-precision engines): engine,
+// version, scalar, the import path, the model's name and hash, the fixture file, the DoF names.
+inline EngineOutput output_header(const EngineAdapter& a, const Fixture& f, const std::string& fixture_file, const std::string& import_path) {
+  EngineOutput out;
+  out.engine = a.name();
+  out.engine_version = a.version();
+  out.scalar = "double";
+  out.import_path = import_path;
+  out.model_name = f.model.name;
+  out.model_sha256 = f.model_sha256;
+  out.fixture_file = fixture_file;
+  out.dofs = f.dofs;
+  return out;
+}
+
 // A fixture sample's inputs: copied into an engine sample (exact doubles, as the engine saw them)
 // and as bin50 vectors (q has nq entries, the others nv).
 struct SampleInputs {

@@ -537,15 +537,8 @@ EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fix
   const Model<B> m = build_model<B>(f.model);
   const int nv = m.nv;
   const bool has_contacts = !m.contacts.empty();
-  EngineOutput out;
-  out.engine = name();
-  out.engine_version = version();
-  out.scalar = "double";
-  out.import_path = "btMultiBody built in code by rbdref (link frames at the COMs on the principal axes)";
-  out.model_name = f.model.name;
-  out.model_sha256 = f.model_sha256;
-  out.fixture_file = fixture_file;
-  out.dofs = f.dofs;
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "btMultiBody built in code by rbdref (link frames at the COMs on the principal axes)");
   out.conventions = {
       {"name", "bullet"},
       {"links", "btMultiBody links at the COM on the principal axes; a free root is the floating base, otherwise a fixed base"},

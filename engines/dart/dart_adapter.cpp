@@ -511,15 +511,8 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
   const int nv = m.nv;
   const bool has_contacts = !m.contacts.empty();
   const double cfm = dart::constraint::ContactConstraint::getConstraintForceMixing();
-  EngineOutput out;
-  out.engine = name();
-  out.engine_version = version();
-  out.scalar = "double";
-  out.import_path = "DART Skeleton built in code by rbdref (body frames = joint frames, T_ChildBodyToJoint = identity)";
-  out.model_name = f.model.name;
-  out.model_sha256 = f.model_sha256;
-  out.fixture_file = fixture_file;
-  out.dofs = f.dofs;
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "DART Skeleton built in code by rbdref (body frames = joint frames, T_ChildBodyToJoint = identity)");
   out.conventions = {
       {"name", "dart"},
       {"joints", "RevoluteJoint, PrismaticJoint, ScrewJoint (pitch per turn = 2π × rbdref's), PlanarJoint (arbitrary "

@@ -591,15 +591,8 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     mj_qpos[i] = mm->jnt_qposadr[j];
   }
 
-  EngineOutput out;
-  out.engine = name();
-  out.engine_version = version();
-  out.scalar = "double";
-  out.import_path = "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits)";
-  out.model_name = f.model.name;
-  out.model_sha256 = f.model_sha256;
-  out.fixture_file = fixture_file;
-  out.dofs = f.dofs;
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits)");
   out.conventions = {
       {"name", "mujoco"},
       {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},

@@ -381,16 +381,9 @@ ojson model_echo(const Model<B>& m, const TreeAt& t, const OdeWorld& w) {
 EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
   const Model<B> m = build_model<B>(f.model);
   const bool has_contacts = !m.contacts.empty();
-  EngineOutput out;
-  out.engine = name();
-  out.engine_version = version();
-  out.scalar = "double";
-  out.import_path = "ODE world built in code by rbdref at each sample's configuration (bodies at their COMs, "
-                    "hinge/slider/ball joints, contact joints)";
-  out.model_name = f.model.name;
-  out.model_sha256 = f.model_sha256;
-  out.fixture_file = fixture_file;
-  out.dofs = f.dofs;
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "ODE world built in code by rbdref at each sample's configuration (bodies at their COMs, "
+                                   "hinge/slider/ball joints, contact joints)");
   out.conventions = {
       {"name", "ode"},
       {"bodies", "dBody at the COM, body-frame axes, mass and inertia about the COM (dMassSetParameters)"},

@@ -387,15 +387,8 @@ EngineOutput SimbodyAdapter::run_checked(const Fixture& f, const std::string& fi
                       "; rbdref's model has nq " + std::to_string(m.nq) + ", nv " + std::to_string(m.nv));
   const int nv = m.nv;
 
-  EngineOutput out;
-  out.engine = name();
-  out.engine_version = version();
-  out.scalar = "double";
-  out.import_path = "Simbody system built in code by rbdref from the fixture's model (mobilizers, constraints)";
-  out.model_name = f.model.name;
-  out.model_sha256 = f.model_sha256;
-  out.fixture_file = fixture_file;
-  out.dofs = f.dofs;
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "Simbody system built in code by rbdref from the fixture's model (mobilizers, constraints)");
   out.conventions = {
       {"name", "simbody"},
       {"inertia", "MassProperties(mass, COM, inertia about the body origin), body frame"},
