@@ -1,5 +1,5 @@
 // rbdref audit [--engines E,...] [--models M,...] [--out DIR] [--data DIR] [--update-golden]
-//              [--tol Q=REL ...]
+//              [--tol Q=REL ...] [--baseline FILE | --no-baseline] [--write-baseline FILE]
 //
 // The main job: for each bundled model (DATA/models/manifest.json) × each engine adapter of this
 // build: reuse the golden fixture (DATA/golden/<model>.fixture.json) when its model still hashes
@@ -8,9 +8,14 @@
 // (DIR/audit.json) and JUnit XML (DIR/junit.xml); print the summary table engine × model ×
 // quantity → min digits and status. Exit 0 when everything is within tolerance, 1 on any
 // discrepancy or engine failure, 2 on bad input (unknown engine or model name, bad manifest).
+// With a baseline (--baseline FILE, else DATA/baseline.json when it exists, unless --no-baseline;
+// reports/baseline.hpp) exit 1 only on a regression against it: known discrepancies are printed
+// as known. --write-baseline FILE records this audit's results as a baseline (keeping the reasons
+// of the baseline it was judged against).
 #include "cli/commands.hpp"
 #include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
+#include "reports/baseline.hpp"
 #include "reports/compare.hpp"
 
 #include <sys/stat.h>
@@ -42,6 +47,8 @@ struct AuditOptions {
   bool engines_given = false, models_given = false;
   std::vector<std::string> tol;
   bool update_golden = false;
+  std::string baseline, write_baseline;
+  bool no_baseline = false;
 };
 
 // The data folder (models/manifest.json, golden/): --data, else the source tree's fixtures/ this
@@ -312,6 +319,11 @@ int run_audit(const AuditOptions& o) {
     tol_template.overrides[q] = v;
   }
 
+  // The baseline: given, else the data folder's (the bundled audit's known discrepancies).
+  std::optional<Baseline> baseline;
+  if (!o.baseline.empty()) baseline = read_baseline(o.baseline);
+  else if (!o.no_baseline && file_exists(data + "/baseline.json")) baseline = read_baseline(data + "/baseline.json");
+
   // Everything that can be bad input is read before the first output is written: the models,
   // their golden fixtures, and the output paths that exist already (a read-only report, a file
   // where a folder goes). An error halfway used to leave the outputs of the models before it.
@@ -331,6 +343,7 @@ int run_audit(const AuditOptions& o) {
     if (!o.update_golden && file_exists(golden)) goldens.back() = read_fixture_file(golden);
   }
   std::vector<std::string> folders{o.out, o.out + "/fixtures"}, files{o.out + "/audit.json", o.out + "/junit.xml"};
+  if (!o.write_baseline.empty()) files.push_back(o.write_baseline);
   for (const auto& a : adapters) folders.push_back(o.out + "/" + a->name());
   for (const ManifestEntry& me : manifest) {
     files.push_back(o.update_golden ? golden_dir + "/" + me.name + ".fixture.json" : o.out + "/fixtures/" + me.name + ".fixture.json");
@@ -346,6 +359,8 @@ int run_audit(const AuditOptions& o) {
   make_dir(o.out);
   make_dir(o.out + "/fixtures");
   std::vector<Report> reports;
+  std::vector<AuditRun> audit_runs;
+  std::vector<size_t> report_of;  // audit_runs[i]'s index in reports, or npos
   ojson runs = ojson::array();
   bool all_ok = true;
   const size_t total = manifest.size() * std::max<size_t>(adapters.size(), 1);
@@ -381,6 +396,8 @@ int run_audit(const AuditOptions& o) {
       if (!why.empty()) {
         std::cerr << "unsupported (" << why << ")\n";
         runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "unsupported"}, {"reason", why}});
+        audit_runs.push_back({a->name(), me.name, "unsupported", "", why, nullptr});
+        report_of.push_back(std::string::npos);
         continue;
       }
       std::cerr << fx.samples.size() << " samples... " << std::flush;
@@ -392,6 +409,8 @@ int run_audit(const AuditOptions& o) {
       } catch (const EngineError& e) {
         std::cerr << "FAILED: " << e.what() << "\n";
         runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "engine failed"}, {"reason", e.what()}});
+        audit_runs.push_back({a->name(), me.name, "engine failed", "", e.what(), nullptr});
+        report_of.push_back(std::string::npos);
         all_ok = false;
         continue;
       }
@@ -404,7 +423,33 @@ int run_audit(const AuditOptions& o) {
       all_ok = all_ok && r.passed;
       runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", r.passed ? "passed" : "failed"},
                       {"diagnosis", diagnosis(r)}, {"fixture", fixture_file}, {"engine_output", base + ".engine.json"}, {"report", base + ".report.json"}});
+      audit_runs.push_back({a->name(), me.name, r.passed ? "passed" : "failed", diagnosis(r), "", nullptr});
+      report_of.push_back(reports.size());
       reports.push_back(std::move(r));
+    }
+  }
+
+  for (size_t i = 0; i < audit_runs.size(); ++i)
+    if (report_of[i] != std::string::npos) audit_runs[i].report = &reports[report_of[i]];
+  // Judged against the baseline: a run's status is "known" when it fails only by what the baseline
+  // lists, "REGRESSED" when it has a regression.
+  std::map<std::string, BaselineVerdict> verdicts;  // by "engine × model"
+  KnownFailures known;
+  bool regressed = false;
+  if (baseline) {
+    known.source = "baseline " + baseline->file;
+    for (const AuditRun& ar : audit_runs) {
+      BaselineVerdict v = judge(*baseline, ar);
+      regressed = regressed || v.regressed();
+      known.names[ar.engine + " × " + ar.model] = v.known_names;
+      verdicts[ar.engine + " × " + ar.model] = std::move(v);
+    }
+    for (ojson& run : runs) {
+      const auto it = verdicts.find(run["engine"].get<std::string>() + " × " + run["model"].get<std::string>());
+      if (it == verdicts.end()) continue;
+      const BaselineVerdict& v = it->second;
+      run["baseline"] = {{"status", v.regressed() ? "regressed" : !v.known.empty() ? "known" : v.in_baseline ? "matches" : "not in baseline"},
+                         {"regressions", v.regressions}, {"known", v.known}, {"improvements", v.improvements}};
     }
   }
 
@@ -440,28 +485,64 @@ int run_audit(const AuditOptions& o) {
     const std::string echo = r.model_echo.is_object() ? r.model_echo.value("status", "?") : "none";
     int failed_checks = 0;
     for (const SampleCheck& c : r.checks) failed_checks += c.result.passed || !c.convention.empty() ? 0 : 1;
+    std::string verdict = r.passed ? "passed" : "FAILED";
+    if (baseline) {
+      const BaselineVerdict& v = verdicts[r.engine + " × " + r.model_name];
+      if (v.regressed()) verdict = "REGRESSED";
+      else if (!r.passed) verdict = "known";
+    }
     std::snprintf(line, sizeof line, "  %-8s %-6s  %s\n", echo.c_str(), failed_checks ? std::to_string(failed_checks).c_str() : "ok",
-                  r.passed ? "passed" : "FAILED");
+                  verdict.c_str());
     t << line;
   }
   t << "(cells: the smallest LRE digits over the samples, capped at the certified digits; '!' = outside tolerance;\n"
        " '~' = outside tolerance by a convention the engine declares, e.g. soft loop constraints: not a defect)\n";
   for (const ojson& run : runs)
     if (run.value("status", "") == "failed" || run.value("diagnosis", "").rfind("convention (declared)", 0) == 0)
-      t << run["engine"].get<std::string>() << " × " << run["model"].get<std::string>() << ": " << run["diagnosis"].get<std::string>() << "\n";
+      t << run["engine"].get<std::string>() << " × " << run["model"].get<std::string>() << ": " << run["diagnosis"].get<std::string>()
+        << [&]() -> std::string {
+             if (!run.contains("baseline") || run["baseline"]["status"] != "known") return "";
+             const BaselineEntry* e = baseline->find(run["engine"], run["model"]);
+             return e && !e->reason.empty() ? " [known: baseline: " + e->reason + "]" : " [known: baseline]";
+           }() << "\n";
+  if (baseline) {
+    size_t n_known = 0, n_reg = 0, n_imp = 0;
+    std::ostringstream lines;
+    for (const auto& [tag, v] : verdicts) {
+      n_known += v.known.empty() ? 0 : 1;
+      n_reg += v.regressed() ? 1 : 0;
+      for (const std::string& x : v.regressions) lines << "  REGRESSION " << tag << ": " << x << "\n";
+      for (const std::string& x : v.improvements) n_imp++, lines << "  improved   " << tag << ": " << x << "\n";
+    }
+    t << "baseline " << baseline->file << " (margin " << fmt_digits(baseline->margin) << " digits): " << n_reg
+      << " engine × model with regressions, " << n_known << " with known discrepancies only" << (n_imp ? ", improvements to record (--write-baseline)" : "")
+      << "\n" << lines.str();
+  }
 
   ojson audit;
   audit["format"] = "rbdref.audit";
   audit["version"] = 1;
   audit["passed"] = all_ok;
+  if (baseline) audit["baseline"] = {{"file", baseline->file}, {"margin_digits", baseline->margin}, {"regressed", regressed}};
   audit["runs"] = runs;
   ojson rj = ojson::array();
   for (const Report& r : reports) rj.push_back(report_to_json(r));
   audit["reports"] = rj;
   write_file_atomic(o.out + "/audit.json", audit.dump(1) + "\n");
-  write_file_atomic(o.out + "/junit.xml", reports_to_junit(reports));
+  write_file_atomic(o.out + "/junit.xml", reports_to_junit(reports, known));
+  if (!o.write_baseline.empty()) {
+    std::vector<BaselineEntry> entries;
+    for (const AuditRun& ar : audit_runs) {
+      BaselineEntry e = baseline_entry(ar);
+      if (baseline)
+        if (const BaselineEntry* old = baseline->find(ar.engine, ar.model)) e.reason = old->reason, e.margin = old->margin;
+      entries.push_back(std::move(e));
+    }
+    write_file_atomic(o.write_baseline, baseline_to_json(entries, baseline ? baseline->margin : 0.5).dump(1) + "\n");
+    std::cerr << "audit: wrote the baseline " << o.write_baseline << " (" << entries.size() << " engine × model entries)\n";
+  }
   std::cout << t.str() << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml and per-run files under " << o.out << "/\n";
-  return all_ok ? 0 : 1;
+  return (baseline ? !regressed : all_ok) ? 0 : 1;
 }
 
 }  // namespace
@@ -475,6 +556,11 @@ Run add_audit(CLI::App& app) {
   sub->add_option("--data", o->data, "Folder holding models/manifest.json and golden/ (default: the source tree's fixtures/, else found beside the binary)");
   sub->add_option("--tol", o->tol, "Tolerance override QUANTITY=RELATIVE_ERROR (repeatable)");
   sub->add_flag("--update-golden", o->update_golden, "Regenerate the golden fixtures in DATA/golden instead of reusing them");
+  CLI::Option* bl = sub->add_option("--baseline", o->baseline,
+                                    "Judge against a baseline (rbdref.baseline, or a previous audit.json): exit 1 only on a regression "
+                                    "(default: DATA/baseline.json when it exists)");
+  sub->add_flag("--no-baseline", o->no_baseline, "Judge by tolerance alone, ignoring DATA/baseline.json")->excludes(bl);
+  sub->add_option("--write-baseline", o->write_baseline, "Write this audit's results as a baseline to FILE")->check(nonempty_output);
   return [o, eng, mod] {
     o->engines_given = eng->count() > 0;
     o->models_given = mod->count() > 0;

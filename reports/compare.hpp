@@ -30,6 +30,7 @@
 #include "fixtures/fixture.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -163,7 +164,13 @@ nlohmann::ordered_json report_to_json(const Report& r);
 // JUnit XML for CI dashboards: one <testsuite> per report (engine × model), one <testcase> per
 // quantity (classname "rbdref.<engine>.<model>", name the quantity) and one per check kind; a
 // <failure> with the worst sample, entry, error and tolerance when it fails.
-std::string reports_to_junit(const std::vector<Report>& reports);
+// Failures known from a baseline (reports/baseline.hpp), per "engine × model": their testcases are
+// <skipped> with "known discrepancy (source): ..." instead of <failure>.
+struct KnownFailures {
+  std::string source;
+  std::map<std::string, std::set<std::string>> names;
+};
+std::string reports_to_junit(const std::vector<Report>& reports, const KnownFailures& known = {});
 
 // Human summaries for the terminal: one line per quantity (samples, min digits, cap, worst
 // sample/entry, rel err, tolerance, status) then one per check kind; and the check lines alone.

@@ -296,7 +296,7 @@ TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
 // diagnosis names that sample, not one where the model explains the departure.
 TEST_F(FixtureCli, AuditNamesTheSampleWhereAnEngineMissesItsOwnContactModel) {
   std::string err;
-  EXPECT_EQ(run("audit --models box_contacts --engines bullet --out " + path("audit"), &err), 1) << err;
+  EXPECT_EQ(run("audit --no-baseline --models box_contacts --engines bullet --out " + path("audit"), &err), 1) << err;
   const json a = read_json_file(path("audit/audit.json"));
   ASSERT_EQ(a["runs"].size(), 1u) << a.dump();
   const std::string d = a["runs"][0]["diagnosis"].get<std::string>();
@@ -328,13 +328,13 @@ TEST_F(FixtureCli, EnginesListsTheRegistry) {
 }
 
 // The main job end to end on one model: exit 0, the files it promises, a summary line per run;
-// an unknown model or engine is bad input. Bullet is left out: its C keeps 8.9 digits at the
-// pendulum's near-singular sample (a finding, exit 1; tests/bullet_adapter_test.cpp).
+// an unknown model or engine is bad input. Bullet's C keeps 8.9 digits at the pendulum's
+// near-singular sample (a finding, tests/bullet_adapter_test.cpp): without the bundled baseline
+// (fixtures/baseline.json, which knows it) it fails the audit.
 TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
   std::string err;
   std::string engines;
-  for (const auto& a : available_adapters())
-    if (a->name() != "bullet") engines += (engines.empty() ? "" : ",") + a->name();
+  for (const auto& a : available_adapters()) engines += (engines.empty() ? "" : ",") + a->name();
   const int st = run("audit --models double_pendulum,all_joints --engines " + engines + " --out " + path("audit"), &err);
   EXPECT_EQ(st, 0) << err;
   EXPECT_TRUE(fs::exists(path("audit/audit.json")));
@@ -353,7 +353,95 @@ TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
   EXPECT_NE(err.find("nosuchmodel"), std::string::npos) << err;
   EXPECT_EQ(run("audit --engines nosuchengine --out " + path("audit3"), &err), 2);
   EXPECT_NE(err.find("nosuchengine"), std::string::npos) << err;
+#ifdef RBDREF_HAVE_BULLET
+  EXPECT_EQ(run("audit --no-baseline --models double_pendulum --engines bullet --out " + path("audit4"), &err), 1) << err;
+#endif
 }
+
+#ifdef RBDREF_HAVE_MUJOCO
+// CI baselines (reports/baseline.hpp): far_arm's H on MuJoCo (12.4 digits, outside tolerance) is a
+// known discrepancy of the bundled baseline: the audit exits 0 and prints it as known; JUnit skips
+// it. A hand-edited baseline that expects more digits, or lacks the entry, makes it a regression
+// (exit 1, named); --write-baseline records what ran, keeping the hand-written reason; a previous
+// audit.json serves as a baseline; a malformed baseline is bad input naming its field.
+TEST_F(FixtureCli, AuditJudgesAgainstABaseline) {
+  std::string err;
+  const std::string args = "audit --models far_arm,double_pendulum --engines mujoco --out " + path("a");
+  ASSERT_EQ(run(args, &err), 0) << err;
+  std::string out = read_text_file(path("out.txt"));
+  EXPECT_NE(out.find("known: baseline"), std::string::npos) << out;
+  EXPECT_NE(out.find("0 engine × model with regressions, 1 with known"), std::string::npos) << out;
+  json a = read_json_file(path("a/audit.json"));
+  for (const json& r : a["runs"])
+    EXPECT_EQ(r["baseline"]["status"], r["model"] == "far_arm" ? "known" : "matches") << r.dump();
+  EXPECT_NE(read_text_file(path("a/junit.xml")).find("<skipped message=\"known discrepancy (baseline "), std::string::npos);
+  EXPECT_EQ(read_text_file(path("a/junit.xml")).find("<failure"), std::string::npos);
+
+  // Judged by tolerance alone it fails.
+  EXPECT_EQ(run(args + " --no-baseline", &err), 1) << err;
+
+  json b = read_json_file(kData + "/baseline.json");
+  json* far = nullptr;
+  for (json& e : b["runs"])
+    if (e["engine"] == "mujoco" && e["model"] == "far_arm") far = &e;
+  ASSERT_NE(far, nullptr);
+  EXPECT_FALSE((*far)["reason"].get<std::string>().empty());
+  // Expecting more digits than MuJoCo keeps: a loss beyond the margin.
+  json raised = b;
+  for (json& e : raised["runs"])
+    if (e["engine"] == "mujoco" && e["model"] == "far_arm") e["digits"]["H"] = 13.5;
+  EXPECT_EQ(run(args + " --baseline " + write("raised.json", raised.dump()), &err), 1) << err;
+  out = read_text_file(path("out.txt"));
+  EXPECT_NE(out.find("REGRESSION mujoco × far_arm: H: 12.4 digits, the baseline has 13.5"), std::string::npos) << out;
+  // A loss inside tolerance is a regression too (the ratchet): double_pendulum's H raised to 17.
+  json ratchet = b;
+  for (json& e : ratchet["runs"])
+    if (e["engine"] == "mujoco" && e["model"] == "double_pendulum") e["digits"]["H"] = 17.0;
+  EXPECT_EQ(run(args + " --baseline " + write("ratchet.json", ratchet.dump()), &err), 1) << err;
+  EXPECT_NE(read_text_file(path("out.txt")).find("still inside tolerance"), std::string::npos);
+  // Without the entry, far_arm is judged by tolerance: a new failure.
+  json removed = b;
+  removed["runs"] = json::array();
+  for (const json& e : b["runs"])
+    if (!(e["engine"] == "mujoco" && e["model"] == "far_arm")) removed["runs"].push_back(e);
+  EXPECT_EQ(run(args + " --baseline " + write("removed.json", removed.dump()), &err), 1) << err;
+  EXPECT_NE(read_text_file(path("out.txt")).find("REGRESSION mujoco × far_arm: H: outside tolerance"), std::string::npos);
+
+  // --write-baseline: far_arm's H known with its digits, the reason kept; and the written file
+  // (and the audit.json) judge the same audit as passing.
+  ASSERT_EQ(run(args + " --write-baseline " + path("new.json"), &err), 0) << err;
+  const json nb = read_json_file(path("new.json"));
+  EXPECT_EQ(nb["format"], "rbdref.baseline");
+  bool found = false;
+  for (const json& e : nb["runs"])
+    if (e["model"] == "far_arm") {
+      found = true;
+      EXPECT_EQ(e["known_failures"], json::array({"H"}));
+      EXPECT_NEAR(e["digits"]["H"].get<double>(), 12.4, 0.15);
+      EXPECT_EQ(e["reason"], (*far)["reason"]);
+    }
+  EXPECT_TRUE(found) << nb.dump();
+  EXPECT_EQ(run(args + " --baseline " + path("new.json"), &err), 0) << err;
+  fs::copy_file(path("a/audit.json"), path("prev_audit.json"));
+  EXPECT_EQ(run(args + " --baseline " + path("prev_audit.json"), &err), 0) << err;
+
+  // Bad baselines: exit 2, the file and the field named.
+  json bad = b;
+  bad["runs"][0]["digits"]["H"] = "many";
+  EXPECT_EQ(run(args + " --baseline " + write("bad.json", bad.dump()), &err), 2);
+  EXPECT_NE(err.find("runs[0].digits.H"), std::string::npos) << err;
+  bad = b;
+  bad["runs"][1]["status"] = "fine";
+  EXPECT_EQ(run(args + " --baseline " + write("bad.json", bad.dump()), &err), 2);
+  EXPECT_NE(err.find("runs[1].status"), std::string::npos) << err;
+  bad = b;
+  bad["runs"].push_back(b["runs"][0]);
+  EXPECT_EQ(run(args + " --baseline " + write("bad.json", bad.dump()), &err), 2);
+  EXPECT_NE(err.find("a second entry"), std::string::npos) << err;
+  EXPECT_EQ(run(args + " --baseline " + write("bad.json", "{\"format\": \"rbdref.report\"}"), &err), 2);
+  EXPECT_NE(err.find("format"), std::string::npos) << err;
+}
+#endif
 
 }  // namespace
 }  // namespace rbd::test
