@@ -1,5 +1,6 @@
 // rbdref audit [--engines E,...] [--models M,...] [--out DIR] [--data DIR] [--update-golden]
 //              [--tol Q=REL ...] [--baseline FILE | --no-baseline] [--write-baseline FILE]
+//              [--model FILE ... [--floating-base] [--samples N] [--seed S] [--cache DIR | --no-cache]]
 //
 // The main job: for each bundled model (DATA/models/manifest.json) × each engine adapter of this
 // build: reuse the golden fixture (DATA/golden/<model>.fixture.json) when its model still hashes
@@ -12,6 +13,10 @@
 // reports/baseline.hpp) exit 1 only on a regression against it: known discrepancies are printed
 // as known. --write-baseline FILE records this audit's results as a baseline (keeping the reasons
 // of the baseline it was judged against).
+// --model FILE (repeatable) audits the user's own models (URDF or rbdref JSON) instead of the bundled
+// ones (with --models too, both): the fixture is made once per model hash × samples × seed and kept
+// in the cache folder (--cache, default $XDG_CACHE_HOME/rbdref or ~/.cache/rbdref), reused while
+// the model hashes the same.
 #include "cli/commands.hpp"
 #include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
@@ -45,11 +50,28 @@ using ojson = nlohmann::ordered_json;
 struct AuditOptions {
   std::string engines, models, out = "audit-out", data;
   bool engines_given = false, models_given = false;
+  std::string model_only_given;  // an option that applies to --model, given without it
   std::vector<std::string> tol;
   bool update_golden = false;
   std::string baseline, write_baseline;
   bool no_baseline = false;
+  std::vector<std::string> user_models;  // --model
+  bool floating_base = false;
+  int samples = 8;
+  std::uint64_t seed = 1;
+  std::string cache;
+  bool no_cache = false;
 };
+
+// The fixture cache of --model: --cache, else $XDG_CACHE_HOME/rbdref, else $HOME/.cache/rbdref;
+// empty (no cache) with --no-cache or without either variable.
+std::string cache_dir(const AuditOptions& o) {
+  if (o.no_cache) return "";
+  if (!o.cache.empty()) return o.cache;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/rbdref";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/rbdref";
+  return "";
+}
 
 // The data folder (models/manifest.json, golden/): --data, else the source tree's fixtures/ this
 // binary was built from, else beside the binary (build/cli/rbdref -> ../../fixtures, an installed
@@ -83,6 +105,7 @@ struct ManifestEntry {
   int samples = 8;
   std::uint64_t seed = 1;
   std::string description;
+  bool user = false;  // --model: file is the user's path, not in the data folder
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -271,6 +294,7 @@ int run_audit(const AuditOptions& o) {
   const std::string data = find_data_dir(o.data);
   const std::string models_dir = data + "/models", golden_dir = data + "/golden";
   std::vector<ManifestEntry> manifest = read_manifest(models_dir + "/manifest.json");
+  if (!o.user_models.empty() && o.models.empty()) manifest.clear();
   if (!o.models.empty()) {
     std::vector<ManifestEntry> pick;
     for (const std::string& n : split(o.models)) {
@@ -281,6 +305,34 @@ int run_audit(const AuditOptions& o) {
     }
     manifest = pick;
   }
+  // The user's models, named by their file's stem (made a safe file name, unique in this audit).
+  if (o.user_models.empty() && !o.model_only_given.empty())
+    throw InputError(o.model_only_given, "", "applies to the models given with --model (the bundled models take theirs from the manifest)");
+  if (o.samples < 1 || o.samples > 100000) throw InputError("--samples", "", "expected an integer from 1 to 100000");
+  for (const std::string& f : o.user_models) {
+    if (f.empty() || first_invalid_utf8(f) != std::string::npos)
+      throw InputError("--model", "", "expected a model file name in UTF-8");
+    ManifestEntry e;
+    std::string stem = f.substr(f.find_last_of('/') == std::string::npos ? 0 : f.find_last_of('/') + 1);
+    if (const size_t dot = stem.find_last_of('.'); dot != std::string::npos && dot > 0) stem = stem.substr(0, dot);
+    for (char& c : stem)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+    if (stem.empty() || stem[0] == '.') stem = "model" + stem;
+    e.name = stem;
+    for (int k = 2;; ++k) {
+      bool clash = false;
+      for (const ManifestEntry& m : manifest) clash = clash || m.name == e.name;
+      if (!clash) break;
+      e.name = stem + "_" + std::to_string(k);
+    }
+    e.file = f;
+    e.user = true;
+    e.floating_base = o.floating_base;
+    e.samples = o.samples;
+    e.seed = o.seed;
+    manifest.push_back(e);
+  }
+  const std::string cache = cache_dir(o);
   std::vector<std::unique_ptr<EngineAdapter>> adapters = available_adapters();
   std::vector<std::string> wanted = split(o.engines);
   std::vector<std::string> not_built;
@@ -334,6 +386,11 @@ int run_audit(const AuditOptions& o) {
     uo.floating_base = me.floating_base;
     if (!me.loops.empty()) uo.loops_file = models_dir + "/" + me.loops;
     if (!me.contacts.empty()) uo.contacts_file = models_dir + "/" + me.contacts;
+    if (me.user) {
+      loaded.push_back(load_model(me.file, uo));
+      goldens.emplace_back();
+      continue;
+    }
     loaded.push_back(load_model(models_dir + "/" + me.file, uo));
     loaded.back().file = "models/" + me.file;  // as the data folder names it, not this machine's absolute path
     if (!me.loops.empty()) loaded.back().loops_file = "models/" + me.loops;
@@ -346,7 +403,7 @@ int run_audit(const AuditOptions& o) {
   if (!o.write_baseline.empty()) files.push_back(o.write_baseline);
   for (const auto& a : adapters) folders.push_back(o.out + "/" + a->name());
   for (const ManifestEntry& me : manifest) {
-    files.push_back(o.update_golden ? golden_dir + "/" + me.name + ".fixture.json" : o.out + "/fixtures/" + me.name + ".fixture.json");
+    files.push_back(o.update_golden && !me.user ? golden_dir + "/" + me.name + ".fixture.json" : o.out + "/fixtures/" + me.name + ".fixture.json");
     for (const auto& a : adapters)
       for (const char* ext : {".engine.json", ".report.json"}) files.push_back(o.out + "/" + a->name() + "/" + me.name + ext);
   }
@@ -369,11 +426,29 @@ int run_audit(const AuditOptions& o) {
   for (size_t mi = 0; mi < manifest.size(); ++mi) {
     const ManifestEntry& me = manifest[mi];
     const LoadedModel& lm = loaded[mi];
-    // Golden fixture: reuse when it still describes this model; else make one.
+    // Golden fixture: reuse when it still describes this model; else make one. A user's model:
+    // the cached fixture of its hash, samples and seed, else a new one (into the cache).
     const std::string golden = golden_dir + "/" + me.name + ".fixture.json";
     std::string fixture_file = golden;
     Fixture fx;
     bool reuse = false;
+    const std::string model_hash = sha256_hex(model_canonical_text(lm.desc));
+    std::string cached;
+    if (me.user && !cache.empty()) {
+      cached = cache + "/fixtures/" + model_hash + "-n" + std::to_string(me.samples) + "-s" + std::to_string(me.seed) + ".fixture.json";
+      if (file_exists(cached)) {
+        try {
+          fx = read_fixture_file(cached);
+          reuse = fx.model_sha256 == model_hash && static_cast<int>(fx.samples.size()) == me.samples;
+        } catch (const InputError& e) {
+          std::cerr << "audit: the cached fixture " << cached << " is unreadable (" << e.what() << "); making it again\n";
+        }
+        if (reuse) {
+          fixture_file = cached;
+          std::cerr << "audit: " << me.file << ": reusing the cached fixture " << cached << "\n";
+        }
+      }
+    }
     if (goldens[mi]) {
       fx = *goldens[mi];
       reuse = fx.model_sha256 == sha256_hex(model_canonical_text(lm.desc));
@@ -382,8 +457,18 @@ int run_audit(const AuditOptions& o) {
     if (!reuse) {
       std::cerr << "audit: making the fixture of " << me.name << " (" << me.samples << " samples at bin50, certified at bin100)\n";
       fx = make_fixture(lm, me.samples, me.seed, *Precision::parse("bin50"));
-      fixture_file = o.update_golden ? golden : o.out + "/fixtures/" + me.name + ".fixture.json";
-      write_file_atomic(fixture_file, fixture_to_json(fx).dump(1) + "\n");
+      fixture_file = o.update_golden && !me.user ? golden : o.out + "/fixtures/" + me.name + ".fixture.json";
+      const std::string text = fixture_to_json(fx).dump(1) + "\n";
+      if (!cached.empty()) {
+        try {
+          make_dir(cache + "/fixtures");
+          write_file_atomic(cached, text);
+          fixture_file = cached;
+        } catch (const InputError& e) {
+          std::cerr << "audit: cannot cache the fixture (" << e.what() << "); it is written to " << fixture_file << "\n";
+        }
+      }
+      if (fixture_file != cached) write_file_atomic(fixture_file, text);
     }
     for (const std::string& n : not_built)
       runs.push_back({{"engine", n}, {"model", me.name}, {"status", "not available"},
@@ -441,7 +526,8 @@ int run_audit(const AuditOptions& o) {
     for (const AuditRun& ar : audit_runs) {
       BaselineVerdict v = judge(*baseline, ar);
       regressed = regressed || v.regressed();
-      known.names[ar.engine + " × " + ar.model] = v.known_names;
+      // JUnit names a report by the model's own name, which for --model is not the run's name.
+      if (ar.report) known.names[ar.report->engine + " × " + ar.report->model_name] = v.known_names;
       verdicts[ar.engine + " × " + ar.model] = std::move(v);
     }
     for (ojson& run : runs) {
@@ -487,7 +573,7 @@ int run_audit(const AuditOptions& o) {
     for (const SampleCheck& c : r.checks) failed_checks += c.result.passed || !c.convention.empty() ? 0 : 1;
     std::string verdict = r.passed ? "passed" : "FAILED";
     if (baseline) {
-      const BaselineVerdict& v = verdicts[r.engine + " × " + r.model_name];
+      const BaselineVerdict& v = verdicts[run["engine"].get<std::string>() + " × " + run["model"].get<std::string>()];
       if (v.regressed()) verdict = "REGRESSED";
       else if (!r.passed) verdict = "known";
     }
@@ -561,9 +647,17 @@ Run add_audit(CLI::App& app) {
                                     "(default: DATA/baseline.json when it exists)");
   sub->add_flag("--no-baseline", o->no_baseline, "Judge by tolerance alone, ignoring DATA/baseline.json")->excludes(bl);
   sub->add_option("--write-baseline", o->write_baseline, "Write this audit's results as a baseline to FILE")->check(nonempty_output);
-  return [o, eng, mod] {
+  sub->add_option("--model", o->user_models, "Audit this model file (URDF or rbdref JSON; repeatable) instead of the bundled models");
+  CLI::Option* fb = sub->add_flag("--floating-base", o->floating_base, "--model: attach each root to the world by a free joint");
+  CLI::Option* ns = sub->add_option("--samples", o->samples, "--model: number of samples (default 8)");
+  CLI::Option* sd = sub->add_option("--seed", o->seed, "--model: seed of the sample generator (default 1)");
+  CLI::Option* cache = sub->add_option("--cache", o->cache, "--model: fixture cache folder (default $XDG_CACHE_HOME/rbdref, else ~/.cache/rbdref)");
+  sub->add_flag("--no-cache", o->no_cache, "--model: make every fixture anew, cache nothing")->excludes(cache);
+  return [o, eng, mod, fb, ns, sd, cache] {
     o->engines_given = eng->count() > 0;
     o->models_given = mod->count() > 0;
+    for (CLI::Option* x : {fb, ns, sd, cache})
+      if (x->count() > 0 && o->model_only_given.empty()) o->model_only_given = x->get_name();
     return run_audit(*o);
   };
 }

@@ -358,6 +358,53 @@ TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
 #endif
 }
 
+// `audit --model`: the user's own URDF, its fixture made once and cached by model hash × samples ×
+// seed (a second audit reuses it; an edited model does not); options that apply to --model alone
+// are refused without it; a missing file is bad input naming it; an engine that refuses a
+// non-physical inertia (MuJoCo, Simbody) reports the model unsupported, with the body named.
+TEST_F(FixtureCli, AuditRunsTheUsersOwnModelsWithACachedFixture) {
+  std::string err;
+  const std::string urdf = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/anymal_style_quadruped.urdf";
+  const std::string args = "audit --model " + urdf + " --floating-base --samples 2 --cache " + path("cache") + " --out " + path("a");
+  ASSERT_EQ(run(args, &err), 0) << err << read_text_file(path("out.txt"));
+  EXPECT_NE(err.find("making the fixture of anymal_style_quadruped"), std::string::npos) << err;
+  size_t cached = 0;
+  for (const auto& e : fs::directory_iterator(path("cache/fixtures"))) {
+    ++cached;
+    EXPECT_NE(e.path().filename().string().find("-n2-s1.fixture.json"), std::string::npos) << e.path();
+    EXPECT_EQ(read_fixture_file(e.path().string()).samples.size(), 2u);
+  }
+  EXPECT_EQ(cached, 1u);
+  const json a = read_json_file(path("a/audit.json"));
+  ASSERT_FALSE(a["runs"].empty());
+  for (const json& r : a["runs"]) EXPECT_EQ(r["model"], "anymal_style_quadruped") << r.dump();  // the bundled models are not run
+  ASSERT_EQ(run(args, &err), 0) << err;
+  EXPECT_NE(err.find("reusing the cached fixture"), std::string::npos) << err;
+  EXPECT_EQ(err.find("making the fixture"), std::string::npos) << err;
+  // An edited model hashes differently: a new fixture.
+  std::string text = read_text_file(urdf);
+  const size_t at = text.find("<mass value=\"");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + 13, "1");
+  ASSERT_EQ(run("audit --model " + write("edited.urdf", text) + " --floating-base --samples 2 --cache " + path("cache") + " --out " + path("b"), &err), 0) << err;
+  EXPECT_NE(err.find("making the fixture of edited"), std::string::npos) << err;
+
+  EXPECT_EQ(run("audit --floating-base --out " + path("c"), &err), 2);
+  EXPECT_NE(err.find("--floating-base"), std::string::npos) << err;
+  EXPECT_EQ(run("audit --model " + path("nosuch.urdf") + " --out " + path("c"), &err), 2);
+  EXPECT_NE(err.find("nosuch.urdf"), std::string::npos) << err;
+#ifdef RBDREF_HAVE_MUJOCO
+  ASSERT_EQ(run("audit --engines mujoco --no-cache --samples 2 --model " + std::string(RBDREF_SOURCE_DIR) +
+                    "/tests/data/urdf_corpus/nonphysical_inertia_arm.urdf --out " + path("d"), &err), 0) << err;
+  const json d = read_json_file(path("d/audit.json"));
+  ASSERT_EQ(d["runs"].size(), 1u);
+  EXPECT_EQ(d["runs"][0]["status"], "unsupported");
+  EXPECT_NE(d["runs"][0]["reason"].get<std::string>().find("body 'link3': principal moments 0.001, 0.0012, 0.00275 break A + B >= C"),
+            std::string::npos) << d.dump();
+  EXPECT_FALSE(fs::exists(path("cache2")));
+#endif
+}
+
 #ifdef RBDREF_HAVE_MUJOCO
 // CI baselines (reports/baseline.hpp): far_arm's H on MuJoCo (12.4 digits, outside tolerance) is a
 // known discrepancy of the bundled baseline: the audit exits 0 and prints it as known; JUnit skips

@@ -90,9 +90,28 @@ std::string contact_refusal(const Model<B>& m) {
   return "";
 }
 bool runs_contacts(const Model<B>& m) { return !m.contacts.empty() && contact_refusal(m).empty(); }
+// Body i's name in the MJCF: rbdref's, except "world", which MuJoCo reserves for its world body (a
+// URDF whose root link is `world`, given a floating base, has a moving body of that name).
+std::string mj_body(const Model<B>& m, int i) {
+  return m.body_name[i] == "world" ? "rbdref_body" + std::to_string(i) + "_world" : m.body_name[i];
+}
+// Text in an XML attribute: names come from the user's URDF, where &amp; and &quot; are legal.
+std::string xml_attr(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
 // The inert geom carrying a contact's bodies (contype = conaffinity = 0: it never collides; the
 // adapter writes the contacts itself).
-std::string contact_geom_name(const Model<B>& m, int body) { return "rbdref_contact_" + (body < 0 ? std::string("world") : m.body_name[body]); }
+std::string contact_geom_name(const Model<B>& m, int body) { return "rbdref_contact_" + (body < 0 ? std::string("world") : mj_body(m, body)); }
 bool has_contact_geom(const Model<B>& m, int body) {
   if (!runs_contacts(m)) return false;
   for (const Contact<B>& c : m.contacts)
@@ -100,20 +119,20 @@ bool has_contact_geom(const Model<B>& m, int body) {
   return false;
 }
 std::string contact_geom(const Model<B>& m, int body) {
-  return "<geom name=\"" + contact_geom_name(m, body) + "\" type=\"sphere\" size=\"0.001\" contype=\"0\" conaffinity=\"0\"/>";
+  return "<geom name=\"" + xml_attr(contact_geom_name(m, body)) + "\" type=\"sphere\" size=\"0.001\" contype=\"0\" conaffinity=\"0\"/>";
 }
 
 void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std::vector<int>>& children, int i, int depth) {
   const std::string ind(2 * depth, ' ');
   const Xform<B>& Xt = m.Xtree[i];
   const Mat3<B> R = Xt.E.transpose();  // joint frame's axes in the parent frame
-  x << ind << "<body name=\"" << m.body_name[i] << "\" pos=\"" << dec3(Xt.r) << "\" quat=\"";
+  x << ind << "<body name=\"" << xml_attr(mj_body(m, i)) << "\" pos=\"" << dec3(Xt.r) << "\" quat=\"";
   const auto qt = quat_of(R);
   x << dec(qt(0)) << " " << dec(qt(1)) << " " << dec(qt(2)) << " " << dec(qt(3)) << "\">\n";
   const Joint<B>& jt = m.joint[i];
   const std::vector<std::string> names = mj_joint_names(m, i);
   auto axis_joint = [&](const std::string& name, const char* type, const Vec3<B>& a) {
-    x << ind << "  <joint name=\"" << name << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
+    x << ind << "  <joint name=\"" << xml_attr(name) << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
   };
   switch (jt.type) {
     case JointType::Revolute: axis_joint(names[0], "hinge", jt.axis); break;
@@ -127,8 +146,8 @@ void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std:
       axis_joint(names[1], "slide", Vec3<B>(jt.axis.cross(jt.u)));
       axis_joint(names[2], "hinge", jt.axis);
       break;
-    case JointType::Spherical: x << ind << "  <joint name=\"" << names[0] << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
-    case JointType::Free: x << ind << "  <freejoint name=\"" << names[0] << "\"/>\n"; break;
+    case JointType::Spherical: x << ind << "  <joint name=\"" << xml_attr(names[0]) << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
+    case JointType::Free: x << ind << "  <freejoint name=\"" << xml_attr(names[0]) << "\"/>\n"; break;
     default: break;  // helical and fixed never reach here (unsupported / merged)
   }
   // Principal axes of the rotational inertia, computed at 50 digits, as a proper rotation.
@@ -246,6 +265,10 @@ class MujocoAdapter : public EngineAdapter {
       if (m.joint[i].type == JointType::Free && m.parent[i] != -1)
         return "joint '" + m.joint_name[i] + "': MuJoCo allows free joints only on bodies attached to the world";
     }
+    // MuJoCo's compiler refuses it ("inertia must satisfy A + B >= C"); balanceinertia would load
+    // another model than the fixture's.
+    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
+      return bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
     return "";
   }
 
@@ -282,9 +305,9 @@ std::string mjcf_of(const Model<B>& m, const std::string& name) {
     // not on the closure manifold; set_loop_anchors writes every anchor after loading.
     x << "  <equality>\n";
     for (const LoopJoint<B>& L : m.loops) {
-      const std::string b1 = L.p < 0 ? "world" : m.body_name[L.p], b2 = L.s < 0 ? "world" : m.body_name[L.s];
+      const std::string b1 = L.p < 0 ? "world" : xml_attr(mj_body(m, L.p)), b2 = L.s < 0 ? "world" : xml_attr(mj_body(m, L.s));
       auto tag = [&](const char* type, const std::string& name) {
-        x << "    <" << type << " name=\"" << name << "\" body1=\"" << b1 << "\" body2=\"" << b2 << "\""
+        x << "    <" << type << " name=\"" << xml_attr(name) << "\" body1=\"" << b1 << "\" body2=\"" << b2 << "\""
           << (std::string(type) == "weld" ? " torquescale=\"1\"" : " anchor=\"0 0 0\"") << "/>\n";
       };
       for (const std::string& n : loop_equality_names(L)) tag(L.joint.type == JointType::Fixed ? "weld" : "connect", n);
@@ -320,7 +343,7 @@ ojson model_echo(const mjModel* mm, const Model<B>& m) {
   ojson bodies = ojson::array();
   double worst_mass = 0, worst_com = 0, worst_I = 0, worst_pos = 0, worst_rot = 0, worst_axis = 0;
   for (int i = 0; i < m.NB; ++i) {
-    const int b = mj_name2id(mm, mjOBJ_BODY, m.body_name[i].c_str());
+    const int b = mj_name2id(mm, mjOBJ_BODY, mj_body(m, i).c_str());
     const Inertial in = inertial_of(m.I[i]);
     const B mass_mj = B(mm->body_mass[b]);
     const Vec3<B> com_mj(B(mm->body_ipos[3 * b]), B(mm->body_ipos[3 * b + 1]), B(mm->body_ipos[3 * b + 2]));

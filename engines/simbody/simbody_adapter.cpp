@@ -361,6 +361,8 @@ class SimbodyAdapter : public EngineAdapter {
     for (const LoopJoint<double>& L : m.loops)
       if (L.joint.type == JointType::Helical)
         return "loop joint '" + L.name + "': Simbody has no built-in constraint for a helical (screw) loop joint";
+    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
+      return bad + ": Simbody's Inertia refuses a non-physical inertia";
     return "";
   }
 
