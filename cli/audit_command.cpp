@@ -22,11 +22,14 @@
 #include "fixtures/fixture.hpp"
 #include "reports/baseline.hpp"
 #include "reports/compare.hpp"
+#include "reports/html_report.hpp"
 
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -399,7 +402,7 @@ int run_audit(const AuditOptions& o) {
     goldens.emplace_back();
     if (!o.update_golden && file_exists(golden)) goldens.back() = read_fixture_file(golden);
   }
-  std::vector<std::string> folders{o.out, o.out + "/fixtures"}, files{o.out + "/audit.json", o.out + "/junit.xml"};
+  std::vector<std::string> folders{o.out, o.out + "/fixtures"}, files{o.out + "/audit.json", o.out + "/junit.xml", o.out + "/report.html"};
   if (!o.write_baseline.empty()) files.push_back(o.write_baseline);
   for (const auto& a : adapters) folders.push_back(o.out + "/" + a->name());
   for (const ManifestEntry& me : manifest) {
@@ -419,6 +422,7 @@ int run_audit(const AuditOptions& o) {
   std::vector<AuditRun> audit_runs;
   std::vector<size_t> report_of;  // audit_runs[i]'s index in reports, or npos
   ojson runs = ojson::array();
+  ojson model_info = ojson::array();  // per model: its file, hash and samples (kind, κ₂(H)) for the HTML report
   bool all_ok = true;
   const size_t total = manifest.size() * std::max<size_t>(adapters.size(), 1);
   size_t step = 0;
@@ -470,6 +474,16 @@ int run_audit(const AuditOptions& o) {
       }
       if (fixture_file != cached) write_file_atomic(fixture_file, text);
     }
+    {
+      ojson samples = ojson::array();
+      for (const Sample& s : fx.samples) {
+        char* end = nullptr;
+        const double k = std::strtod(s.condition_number.c_str(), &end);
+        samples.push_back({{"id", s.id}, {"kind", s.kind}, {"kappa", end && *end == 0 && std::isfinite(k) ? ojson(k) : ojson(nullptr)}});
+      }
+      model_info.push_back({{"name", me.name}, {"file", me.user ? me.file : "models/" + me.file}, {"sha256", fx.model_sha256},
+                            {"dofs", fx.dofs.size()}, {"samples", samples}});
+    }
     for (const std::string& n : not_built)
       runs.push_back({{"engine", n}, {"model", me.name}, {"status", "not available"},
                       {"reason", "this build has no " + n + " adapter (package not found at build time)"}});
@@ -507,7 +521,8 @@ int run_audit(const AuditOptions& o) {
       std::cerr << (r.passed ? "ok" : "DISCREPANCIES") << "\n";
       all_ok = all_ok && r.passed;
       runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", r.passed ? "passed" : "failed"},
-                      {"diagnosis", diagnosis(r)}, {"fixture", fixture_file}, {"engine_output", base + ".engine.json"}, {"report", base + ".report.json"}});
+                      {"diagnosis", diagnosis(r)}, {"fixture", fixture_file}, {"engine_output", base + ".engine.json"}, {"report", base + ".report.json"},
+                      {"report_index", reports.size()}});
       audit_runs.push_back({a->name(), me.name, r.passed ? "passed" : "failed", diagnosis(r), "", nullptr});
       report_of.push_back(reports.size());
       reports.push_back(std::move(r));
@@ -536,6 +551,7 @@ int run_audit(const AuditOptions& o) {
       const BaselineVerdict& v = it->second;
       run["baseline"] = {{"status", v.regressed() ? "regressed" : !v.known.empty() ? "known" : v.in_baseline ? "matches" : "not in baseline"},
                          {"regressions", v.regressions}, {"known", v.known}, {"improvements", v.improvements}};
+      if (!v.reason.empty()) run["baseline"]["reason"] = v.reason;
     }
   }
 
@@ -611,11 +627,13 @@ int run_audit(const AuditOptions& o) {
   audit["passed"] = all_ok;
   if (baseline) audit["baseline"] = {{"file", baseline->file}, {"margin_digits", baseline->margin}, {"regressed", regressed}};
   audit["runs"] = runs;
+  audit["models"] = model_info;
   ojson rj = ojson::array();
   for (const Report& r : reports) rj.push_back(report_to_json(r));
   audit["reports"] = rj;
   write_file_atomic(o.out + "/audit.json", audit.dump(1) + "\n");
   write_file_atomic(o.out + "/junit.xml", reports_to_junit(reports, known));
+  write_file_atomic(o.out + "/report.html", audit_html(audit, o.out + "/audit.json"));
   if (!o.write_baseline.empty()) {
     std::vector<BaselineEntry> entries;
     for (const AuditRun& ar : audit_runs) {
@@ -627,7 +645,8 @@ int run_audit(const AuditOptions& o) {
     write_file_atomic(o.write_baseline, baseline_to_json(entries, baseline ? baseline->margin : 0.5).dump(1) + "\n");
     std::cerr << "audit: wrote the baseline " << o.write_baseline << " (" << entries.size() << " engine × model entries)\n";
   }
-  std::cout << t.str() << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml and per-run files under " << o.out << "/\n";
+  std::cout << t.str() << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml, " << o.out << "/report.html and per-run files under "
+            << o.out << "/\n";
   return (baseline ? !regressed : all_ok) ? 0 : 1;
 }
 

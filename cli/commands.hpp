@@ -47,6 +47,7 @@ Run add_audit(CLI::App& app);    // audit_command.cpp
 Run add_assemble(CLI::App& app); // assemble_command.cpp
 Run add_simulate(CLI::App& app); // simulate_command.cpp
 Run add_engines(CLI::App& app);  // engines_command.cpp
+Run add_html(CLI::App& app);     // html_command.cpp
 const std::vector<std::string>& known_engines();  // engines_command.cpp: the names audit --engines accepts
 
 }  // namespace rbd::cli

@@ -214,6 +214,7 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
   const BaselineEntry* e = b.find(run.engine, run.model);
   v.in_baseline = e != nullptr;
   const double m = e && e->margin >= 0 ? e->margin : b.margin;
+  v.reason = e ? e->reason : "";
   const std::string why = e && !e->reason.empty() ? " (" + e->reason + ")" : "";
   if (run.status == "unsupported") return v;
   if (run.status == "engine failed") {
@@ -239,7 +240,7 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
       v.regressions.push_back(q.quantity + ": outside tolerance (" + d1(q.min_digits) + " digits, worst sample " + q.worst_sample +
                               "), not a known failure of the baseline");
     } else if (fails) {
-      v.known.push_back(q.quantity + ": " + d1(q.min_digits) + " digits (baseline " + (has_d ? d1(d->second) : "-") + ")" + why);
+      v.known.push_back(q.quantity + ": " + d1(q.min_digits) + " digits (baseline " + (has_d ? d1(d->second) : "-") + ")");
       v.known_names.insert(q.quantity);
     } else if (known) {
       v.improvements.push_back(q.quantity + ": now inside tolerance (" + d1(q.min_digits) + " digits); the baseline lists it as known");
@@ -252,7 +253,7 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
     for (const QuantityScore& q : r.quantities) is_quantity = is_quantity || q.quantity == n;
     if (is_quantity) continue;
     if (e && e->known_failures.count(n)) {
-      v.known.push_back(n + ": fails, as in the baseline" + why);
+      v.known.push_back(n + ": fails, as in the baseline");
       v.known_names.insert(n);
     } else {
       v.regressions.push_back(n + (n == "model_echo" ? ": the engine's model differs from the fixture's"

@@ -65,6 +65,7 @@ struct BaselineVerdict {
   bool in_baseline = false;
   std::vector<std::string> regressions, known, improvements;  // one line each, for people
   std::set<std::string> known_names;                          // the failing names B accepts
+  std::string reason;                                         // B's reason, hand-written
   bool regressed() const { return !regressions.empty(); }
 };
 

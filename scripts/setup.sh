@@ -21,6 +21,7 @@ PACKAGES=(
   libode-dev               # ODE 0.16: a velocity-level time stepper with contacts (engines/ode)
   libdart-dev              # DART 6.12: trees and contacts through its own constraint solver (engines/dart)
   libbullet-dev            # Bullet 3.24 (double-precision libraries): btMultiBody with contacts (engines/bullet)
+  chromium                 # the HTML report is checked in a real browser, headless (tests/html_report_test.cpp)
   libqhull-dev             # mujoco::mujoco names /usr/include/libqhull_r in its CMake package
   clang libclang-rt-14-dev # scripts/fuzz.sh: clang++ 14 and its runtimes (libFuzzer, ASan, UBSan: -fsanitize=fuzzer
                            # links libclang_rt.fuzzer from libclang-rt-14-dev, which clang only recommends;
