@@ -1,5 +1,6 @@
 // MuJoCo adapter: see mujoco_adapter.hpp for the import path, the model echo and the conventions.
 #include "engines/mujoco/mujoco_adapter.hpp"
+#include "engines/mujoco/mjcf.hpp"
 #include "engines/values.hpp"
 
 #include "reference/model.hpp"
@@ -27,182 +28,11 @@ namespace rbd {
 
 namespace {
 
+using namespace mjcf;
+
 using B = bin50;
 using ojson = nlohmann::ordered_json;
 
-std::string dec(const B& x) { return to_decimal(x, 20); }
-std::string dec3(const Vec3<B>& v) { return dec(v(0)) + " " + dec(v(1)) + " " + dec(v(2)); }
-
-// Unit quaternion (w, x, y, z) of a rotation matrix (Shepperd's method: pivot on the largest of
-// w², x², y², z² for accuracy), w ≥ 0.
-Eigen::Matrix<B, 4, 1> quat_of(const Mat3<B>& R) {
-  using std::sqrt;
-  const B t = R.trace();
-  Eigen::Matrix<B, 4, 1> q;
-  if (t >= R(0, 0) && t >= R(1, 1) && t >= R(2, 2)) {
-    const B s = sqrt(B(B(1) + t));
-    q << s / B(2), (R(2, 1) - R(1, 2)) / (B(2) * s), (R(0, 2) - R(2, 0)) / (B(2) * s), (R(1, 0) - R(0, 1)) / (B(2) * s);
-  } else if (R(0, 0) >= R(1, 1) && R(0, 0) >= R(2, 2)) {
-    const B s = sqrt(B(B(1) + R(0, 0) - R(1, 1) - R(2, 2)));
-    q << (R(2, 1) - R(1, 2)) / (B(2) * s), s / B(2), (R(0, 1) + R(1, 0)) / (B(2) * s), (R(0, 2) + R(2, 0)) / (B(2) * s);
-  } else if (R(1, 1) >= R(2, 2)) {
-    const B s = sqrt(B(B(1) + R(1, 1) - R(0, 0) - R(2, 2)));
-    q << (R(0, 2) - R(2, 0)) / (B(2) * s), (R(0, 1) + R(1, 0)) / (B(2) * s), s / B(2), (R(1, 2) + R(2, 1)) / (B(2) * s);
-  } else {
-    const B s = sqrt(B(B(1) + R(2, 2) - R(0, 0) - R(1, 1)));
-    q << (R(1, 0) - R(0, 1)) / (B(2) * s), (R(0, 2) + R(2, 0)) / (B(2) * s), (R(1, 2) + R(2, 1)) / (B(2) * s), s / B(2);
-  }
-  if (q(0) < B(0)) q = -q;
-  return q;
-}
-
-// Names of the MuJoCo joints that stand for rbdref joint i, in MuJoCo DoF order.
-std::vector<std::string> mj_joint_names(const Model<B>& m, int i) {
-  const std::string& n = m.joint_name[i];
-  switch (m.joint[i].type) {
-    case JointType::Cylindrical: return {n + "__theta", n + "__d"};
-    case JointType::Planar: return {n + "__x", n + "__y", n + "__theta"};
-    default: return {n};
-  }
-}
-
-struct Inertial {
-  B mass;
-  Vec3<B> com;
-  Mat3<B> Ic;  // about the COM, body axes
-};
-Inertial inertial_of(const Inertia<B>& I) {
-  Inertial r;
-  r.mass = I.mass();
-  r.com = r.mass > B(0) ? I.com() : Vec3<B>(Vec3<B>::Zero());
-  const Mat3<B> C = skew<B>(r.com);
-  r.Ic = I.M.template block<3, 3>(0, 0) - r.mass * C * C.transpose();
-  return r;
-}
-
-// The model's contacts MuJoCo runs (header): every contact rigid (no §11.8 stiffness) and
-// frictionless; otherwise none (the reason in contact_refusal).
-std::string contact_refusal(const Model<B>& m) {
-  for (const Contact<B>& c : m.contacts) {
-    if (c.has_soft) return "contact '" + c.name + "' is a soft contact (§11.8), not MuJoCo's model";
-    if (c.has_friction && c.mu > B(0)) return "contact '" + c.name + "' has friction (the adapter runs condim 1, frictionless)";
-  }
-  return "";
-}
-bool runs_contacts(const Model<B>& m) { return !m.contacts.empty() && contact_refusal(m).empty(); }
-// Body i's name in the MJCF: rbdref's, except "world", which MuJoCo reserves for its world body (a
-// URDF whose root link is `world`, given a floating base, has a moving body of that name).
-std::string mj_body(const Model<B>& m, int i) {
-  return m.body_name[i] == "world" ? "rbdref_body" + std::to_string(i) + "_world" : m.body_name[i];
-}
-// Text in an XML attribute: names come from the user's URDF, where &amp; and &quot; are legal.
-std::string xml_attr(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-// The inert geom carrying a contact's bodies (contype = conaffinity = 0: it never collides; the
-// adapter writes the contacts itself).
-std::string contact_geom_name(const Model<B>& m, int body) { return "rbdref_contact_" + (body < 0 ? std::string("world") : mj_body(m, body)); }
-bool has_contact_geom(const Model<B>& m, int body) {
-  if (!runs_contacts(m)) return false;
-  for (const Contact<B>& c : m.contacts)
-    if (c.s == body || c.p == body) return true;
-  return false;
-}
-std::string contact_geom(const Model<B>& m, int body) {
-  return "<geom name=\"" + xml_attr(contact_geom_name(m, body)) + "\" type=\"sphere\" size=\"0.001\" contype=\"0\" conaffinity=\"0\"/>";
-}
-
-void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std::vector<int>>& children, int i, int depth) {
-  const std::string ind(2 * depth, ' ');
-  const Xform<B>& Xt = m.Xtree[i];
-  const Mat3<B> R = Xt.E.transpose();  // joint frame's axes in the parent frame
-  x << ind << "<body name=\"" << xml_attr(mj_body(m, i)) << "\" pos=\"" << dec3(Xt.r) << "\" quat=\"";
-  const auto qt = quat_of(R);
-  x << dec(qt(0)) << " " << dec(qt(1)) << " " << dec(qt(2)) << " " << dec(qt(3)) << "\">\n";
-  const Joint<B>& jt = m.joint[i];
-  const std::vector<std::string> names = mj_joint_names(m, i);
-  auto axis_joint = [&](const std::string& name, const char* type, const Vec3<B>& a) {
-    x << ind << "  <joint name=\"" << xml_attr(name) << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
-  };
-  switch (jt.type) {
-    case JointType::Revolute: axis_joint(names[0], "hinge", jt.axis); break;
-    case JointType::Prismatic: axis_joint(names[0], "slide", jt.axis); break;
-    case JointType::Cylindrical:
-      axis_joint(names[0], "hinge", jt.axis);
-      axis_joint(names[1], "slide", jt.axis);
-      break;
-    case JointType::Planar:
-      axis_joint(names[0], "slide", jt.u);
-      axis_joint(names[1], "slide", Vec3<B>(jt.axis.cross(jt.u)));
-      axis_joint(names[2], "hinge", jt.axis);
-      break;
-    case JointType::Spherical: x << ind << "  <joint name=\"" << xml_attr(names[0]) << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
-    case JointType::Free: x << ind << "  <freejoint name=\"" << xml_attr(names[0]) << "\"/>\n"; break;
-    default: break;  // helical and fixed never reach here (unsupported / merged)
-  }
-  // Principal axes of the rotational inertia, computed at 50 digits, as a proper rotation.
-  const Inertial in = inertial_of(m.I[i]);
-  Eigen::SelfAdjointEigenSolver<Mat3<B>> es(in.Ic);
-  Mat3<B> V = es.eigenvectors();
-  if (V.determinant() < B(0)) V.col(2) = -V.col(2);
-  const auto qi = quat_of(V);
-  const Vec3<B> d = es.eigenvalues();
-  x << ind << "  <inertial pos=\"" << dec3(in.com) << "\" quat=\"" << dec(qi(0)) << " " << dec(qi(1)) << " " << dec(qi(2))
-    << " " << dec(qi(3)) << "\" mass=\"" << dec(in.mass) << "\" diaginertia=\"" << dec3(d) << "\"/>\n";
-  if (has_contact_geom(m, i)) x << ind << "  " << contact_geom(m, i) << "\n";
-  for (int c : children[i]) write_body(x, m, children, c, depth + 1);
-  x << ind << "</body>\n";
-}
-
-Mat3<B> R_of_quat(const double* q) { return quat_to_R<B>(B(q[0]), B(q[1]), B(q[2]), B(q[3])); }
-
-// World pose of a free root body: Xtree (joint frame) composed with the joint's own (quat, p).
-void free_world_pose(const Model<B>& m, int i, const double* q, Vec3<B>& p_w, Mat3<B>& R_w) {
-  const Mat3<B> Rt = m.Xtree[i].E.transpose();
-  R_w = Rt * R_of_quat(q);
-  p_w = m.Xtree[i].r + Rt * Vec3<B>(B(q[4]), B(q[5]), B(q[6]));
-}
-
-// qpos from canonical q, joint by joint; a free root body gets its world pose (position, then
-// the quaternion: the input's own when Xtree has no rotation, so nothing is rounded).
-void set_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vector<double>& q, mjtNum* qpos) {
-  for (int i = 0; i < m.NB; ++i) {
-    const double* qi = q.data() + m.iq[i];
-    mjtNum* qp = qpos + mj_qpos[i];
-    if (m.joint[i].type != JointType::Free) {
-      for (int k = 0; k < m.nqi[i]; ++k) qp[k] = qi[k];
-      continue;
-    }
-    Vec3<B> p_w;
-    Mat3<B> R_w;
-    free_world_pose(m, i, qi, p_w, R_w);
-    const auto qw = quat_of(R_w);
-    const bool plain = m.Xtree[i].E == Mat3<B>::Identity();
-    for (int k = 0; k < 3; ++k) qp[k] = static_cast<double>(p_w(k));
-    for (int k = 0; k < 4; ++k) qp[3 + k] = plain ? qi[k] : static_cast<double>(qw(k));
-  }
-}
-
-// The equality constraints standing for loop joint L: two connects for a revolute joint (points on
-// its axis, kLoopAxisSpan apart), one connect for a spherical joint, one weld for a fixed joint.
-std::vector<std::string> loop_equality_names(const LoopJoint<B>& L) {
-  switch (L.joint.type) {
-    case JointType::Revolute: return {L.name + "__axis0", L.name + "__axis1"};
-    case JointType::Spherical:
-    case JointType::Fixed: return {L.name};
-    default: return {};
-  }
-}
 const B kLoopAxisSpan = B(1) / B(10);  // metres between a revolute loop joint's two connect points
 
 // Writes the anchors of every loop equality into m->eq_data (MuJoCo 2.2.2 layout, mjNEQDATA = 11):
@@ -232,6 +62,18 @@ void set_loop_anchors(mjModel* mm, const Model<B>& m) {
       }
     }
   }
+}
+
+// The echo's view of a compiled mjModel.
+MjModelView view_of(const mjModel* mm) {
+  MjModelView v;
+  v.body_id = [mm](const std::string& n) { return mj_name2id(mm, mjOBJ_BODY, n.c_str()); };
+  v.joint_id = [mm](const std::string& n) { return mj_name2id(mm, mjOBJ_JOINT, n.c_str()); };
+  v.body_mass = mm->body_mass, v.body_ipos = mm->body_ipos, v.body_iquat = mm->body_iquat, v.body_inertia = mm->body_inertia;
+  v.body_pos = mm->body_pos, v.body_quat = mm->body_quat, v.jnt_axis = mm->jnt_axis;
+  for (int k = 0; k < 3; ++k) v.gravity[k] = mm->opt.gravity[k];
+  v.nbody = mm->nbody, v.njnt = mm->njnt, v.nq = mm->nq, v.nv = mm->nv, v.neq = mm->neq;
+  return v;
 }
 
 class MujocoAdapter : public EngineAdapter {
@@ -275,48 +117,6 @@ class MujocoAdapter : public EngineAdapter {
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override;
 };
 
-// The MJCF of a built model (see the header for what it sets and why).
-std::string mjcf_of(const Model<B>& m, const std::string& name) {
-  std::vector<std::vector<int>> children(m.NB);
-  std::vector<int> roots;
-  for (int i = 0; i < m.NB; ++i) (m.parent[i] < 0 ? roots : children[m.parent[i]]).push_back(i);
-  std::ostringstream x;
-  x << "<mujoco model=\"" << (name.empty() ? "rbdref" : name) << "\">\n"
-    << "  <!-- written by rbdref from its canonical model: see engines/mujoco/mujoco_adapter.hpp -->\n"
-    << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
-       " boundinertia=\"0\" fusestatic=\"false\"/>\n"
-    << "  <option gravity=\"" << dec3(m.gravity) << "\"" << (runs_contacts(m) ? " tolerance=\"0\" iterations=\"1000\"" : "") << ">\n"
-    // A tree needs no constraint at all; a loop model needs the equality constraints (there are
-    // no joint limits, no frictionloss and no contacts to switch on with them); contacts need the
-    // contact constraints, which the adapter writes itself (no geom collides). With contacts the
-    // solver runs to convergence (tolerance 0), so that what is measured is MuJoCo's model.
-    << (runs_contacts(m) ? "    <flag passive=\"disable\"/>\n"
-        : m.nc > 0       ? "    <flag contact=\"disable\" passive=\"disable\"/>\n"
-                         : "    <flag constraint=\"disable\" contact=\"disable\" passive=\"disable\"/>\n")
-    << "  </option>\n";
-  if (runs_contacts(m))
-    x << "  <size nconmax=\"" << m.contacts.size() << "\" njmax=\"" << m.contacts.size() + 6 * m.loops.size() + 8 << "\"/>\n";
-  x << "  <worldbody>\n";
-  if (has_contact_geom(m, -1)) x << "    " << contact_geom(m, -1) << "\n";
-  for (int r : roots) write_body(x, m, children, r, 2);
-  x << "  </worldbody>\n";
-  if (m.nc > 0) {
-    // Anchors are placeholders here: the compiler would fill the second body's from qpos0, which is
-    // not on the closure manifold; set_loop_anchors writes every anchor after loading.
-    x << "  <equality>\n";
-    for (const LoopJoint<B>& L : m.loops) {
-      const std::string b1 = L.p < 0 ? "world" : xml_attr(mj_body(m, L.p)), b2 = L.s < 0 ? "world" : xml_attr(mj_body(m, L.s));
-      auto tag = [&](const char* type, const std::string& name) {
-        x << "    <" << type << " name=\"" << xml_attr(name) << "\" body1=\"" << b1 << "\" body2=\"" << b2 << "\""
-          << (std::string(type) == "weld" ? " torquescale=\"1\"" : " anchor=\"0 0 0\"") << "/>\n";
-      };
-      for (const std::string& n : loop_equality_names(L)) tag(L.joint.type == JointType::Fixed ? "weld" : "connect", n);
-    }
-    x << "  </equality>\n";
-  }
-  x << "</mujoco>\n";
-  return x.str();
-}
 
 // Loads MJCF text through a temporary file (mj_loadXML reads files); EngineError on failure.
 mjModel* load_mjcf(const std::string& xml) {
@@ -333,75 +133,6 @@ mjModel* load_mjcf(const std::string& xml) {
   return m;
 }
 
-template <class M>
-double max_abs_d(const M& x) {
-  return x.size() ? static_cast<double>(B(x.cwiseAbs().maxCoeff())) : 0.0;
-}
-
-// The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
-ojson model_echo(const mjModel* mm, const Model<B>& m) {
-  ojson bodies = ojson::array();
-  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_pos = 0, worst_rot = 0, worst_axis = 0;
-  for (int i = 0; i < m.NB; ++i) {
-    const int b = mj_name2id(mm, mjOBJ_BODY, mj_body(m, i).c_str());
-    const Inertial in = inertial_of(m.I[i]);
-    const B mass_mj = B(mm->body_mass[b]);
-    const Vec3<B> com_mj(B(mm->body_ipos[3 * b]), B(mm->body_ipos[3 * b + 1]), B(mm->body_ipos[3 * b + 2]));
-    const Mat3<B> Ri = R_of_quat(mm->body_iquat + 4 * b);
-    const Vec3<B> d(B(mm->body_inertia[3 * b]), B(mm->body_inertia[3 * b + 1]), B(mm->body_inertia[3 * b + 2]));
-    const Mat3<B> Ic_mj = Ri * d.asDiagonal() * Ri.transpose();
-    const Vec3<B> pos_mj(B(mm->body_pos[3 * b]), B(mm->body_pos[3 * b + 1]), B(mm->body_pos[3 * b + 2]));
-    const Mat3<B> R_mj = R_of_quat(mm->body_quat + 4 * b);
-    const double e_mass = static_cast<double>(B(abs(B(mass_mj - in.mass)) / in.mass));
-    const double e_com = max_abs_d(Vec3<B>(com_mj - in.com));  // metres
-    const double sI = max_abs_d(in.Ic);
-    const double e_I = sI > 0 ? max_abs_d(Mat3<B>(Ic_mj - in.Ic)) / sI : max_abs_d(Ic_mj);
-    const double e_pos = max_abs_d(Vec3<B>(pos_mj - m.Xtree[i].r));  // metres
-    const double e_rot = max_abs_d(Mat3<B>(R_mj - m.Xtree[i].E.transpose()));
-    double e_axis = 0;
-    const Joint<B>& jt = m.joint[i];
-    const std::vector<std::string> names = mj_joint_names(m, i);
-    for (size_t k = 0; k < names.size(); ++k) {
-      if (jt.type == JointType::Spherical || jt.type == JointType::Free) break;
-      const int j = mj_name2id(mm, mjOBJ_JOINT, names[k].c_str());
-      Vec3<B> a = jt.axis;
-      if (jt.type == JointType::Planar && k == 0) a = jt.u;
-      if (jt.type == JointType::Planar && k == 1) a = jt.axis.cross(jt.u);
-      const Vec3<B> a_mj(B(mm->jnt_axis[3 * j]), B(mm->jnt_axis[3 * j + 1]), B(mm->jnt_axis[3 * j + 2]));
-      e_axis = std::max(e_axis, max_abs_d(Vec3<B>(a_mj - a)));
-    }
-    worst_mass = std::max(worst_mass, e_mass);
-    worst_com = std::max(worst_com, e_com);
-    worst_I = std::max(worst_I, e_I);
-    worst_pos = std::max(worst_pos, e_pos);
-    worst_rot = std::max(worst_rot, e_rot);
-    worst_axis = std::max(worst_axis, e_axis);
-    bodies.push_back({{"body", m.body_name[i]},
-                      {"mass", {{"rbdref", to_decimal(in.mass, 20)}, {"engine", mm->body_mass[b]}, {"rel_err", e_mass}}},
-                      {"com_abs_err_m", e_com},
-                      {"inertia_rel_err", e_I},
-                      {"frame_pos_abs_err_m", e_pos},
-                      {"frame_rot_err", e_rot},
-                      {"joint_axis_err", e_axis}});
-  }
-  const Vec3<B> g_mj(B(mm->opt.gravity[0]), B(mm->opt.gravity[1]), B(mm->opt.gravity[2]));
-  const double e_g = max_abs_d(Vec3<B>(g_mj - m.gravity));
-  // Each value crossed to MuJoCo as a correctly rounded double (20 significant digits parsed by
-  // MuJoCo) and, for inertias, through a unit quaternion: a few ulps of double is the floor.
-  const double tol = 64 * 2.220446049250313e-16;
-  const bool match = worst_mass <= tol && worst_I <= tol && worst_rot <= tol && worst_axis <= tol &&
-                     worst_com <= tol * std::max(1.0, max_abs_d(Vec3<B>::Ones())) && e_g <= tol * 10 &&
-                     worst_pos <= tol * 1e4;
-  ojson echo;
-  echo["engine_model"] = {{"nbody", mm->nbody - 1}, {"njnt", mm->njnt}, {"nq", mm->nq}, {"nv", mm->nv}, {"neq", mm->neq}};
-  echo["gravity_abs_err"] = e_g;
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_rel_err", worst_I},
-                 {"frame_pos_abs_err_m", worst_pos}, {"frame_rot_err", worst_rot}, {"joint_axis_err", worst_axis}};
-  echo["tolerance"] = {{"relative", tol}, {"rule", "64 ε(double) relative (positions: × max(1, |p|) m)"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
-  return echo;
-}
 
 // x (bin50) → doubles
 std::vector<double> to_doubles(const VecX<B>& x) {
@@ -592,7 +323,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   const std::string why = unsupported(f);
   if (!why.empty()) throw EngineError("unsupported model: " + why);
   const Model<B> m = build_model<B>(f.model);
-  const std::string xml = mjcf_of(m, f.model.name);
+  const std::string xml = mjcf_of(m, f.model.name, MjcfDialect::MuJoCo2);
   mjModel* mm = load_mjcf(xml);
   if (m.nc > 0) set_loop_anchors(mm, m);
   mjData* d = mj_makeData(mm);
@@ -665,7 +396,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   } else if (!m.contacts.empty()) {
     out.conventions["contacts"] = "not run: " + contact_refusal(m);
   }
-  out.model_echo = json::parse(model_echo(mm, m).dump());
+  out.model_echo = json::parse(model_echo(view_of(mm), m).dump());
   // The model's own oddities (non-physical or rounding-level inertias, ignored mimic joints):
   // beside the echo, so a reader of the report sees what the engine was given.
   out.model_echo["model_warnings"] = f.model_warnings;
@@ -763,35 +494,9 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
 
 }  // namespace
 
-std::string mujoco_mjcf(const ModelDesc& desc) { return mjcf_of(build_model<B>(desc), desc.name); }
+std::string mujoco_mjcf(const ModelDesc& desc) { return mjcf::mjcf_of(build_model<B>(desc), desc.name, mjcf::MjcfDialect::MuJoCo2); }
 
 
-MujocoMap mujoco_map(const Model<bin50>& m, const std::vector<int>& mj_dof, const std::vector<double>& q,
-                     const std::vector<double>& qd) {
-  MujocoMap map;
-  map.J = MatX<B>::Zero(m.nv, m.nv);
-  map.Jdot_v = VecX<B>::Zero(m.nv);
-  for (int i = 0; i < m.NB; ++i) {
-    const int c = m.iv[i], r = mj_dof[i];
-    if (m.joint[i].type == JointType::Free) {
-      // v' = [R v; ω]: rows r..r+2 take R times canonical (c+3..c+5); rows r+3..r+5 take ω (c..c+2).
-      Vec3<B> p_w;
-      Mat3<B> R_w;
-      free_world_pose(m, i, q.data() + m.iq[i], p_w, R_w);
-      map.J.block(r, c + 3, 3, 3) = R_w;
-      map.J.block(r + 3, c, 3, 3) = Mat3<B>::Identity();
-      const Vec3<B> w{B{qd[c]}, B{qd[c + 1]}, B{qd[c + 2]}}, v{B{qd[c + 3]}, B{qd[c + 4]}, B{qd[c + 5]}};
-      map.Jdot_v.segment(r, 3) = R_w * w.cross(v);
-      map.identity = false;
-    } else {
-      for (int k = 0; k < m.nvi[i]; ++k) {
-        map.J(r + k, c + k) = B(1);
-        if (r + k != c + k) map.identity = false;
-      }
-    }
-  }
-  return map;
-}
 
 std::unique_ptr<EngineAdapter> make_mujoco_adapter() { return std::make_unique<MujocoAdapter>(); }
 

@@ -1,0 +1,61 @@
+// The MJCF rbdref writes for MuJoCo, and what both MuJoCo adapters share: MuJoCo 2.2.2 through
+// its C library (engines/mujoco/mujoco_adapter.hpp) and MuJoCo 3.x through its official WebAssembly
+// build (engines/mujoco_js/mujoco_js_adapter.hpp). Nothing here calls MuJoCo: the MJCF text, the
+// joint names, qpos of a canonical q, the canonical ↔ MuJoCo map, and the model echo over MuJoCo's
+// model arrays (MjModelView, filled from an mjModel or from the arrays the Node script returns).
+// The import path and the conventions are described in mujoco_adapter.hpp.
+#pragma once
+
+#include "engines/mujoco/mujoco_adapter.hpp"
+#include "reference/model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace rbd::mjcf {
+
+using B = bin50;
+using ojson = nlohmann::ordered_json;
+
+// MuJoCo 2 (Debian's 2.2.2) and MuJoCo 3 differ in the MJCF rbdref writes: 3 has no passive flag
+// (spring and damper instead) and no <size nconmax njmax>.
+enum class MjcfDialect { MuJoCo2, MuJoCo3 };
+
+std::string dec(const B& x);
+std::string dec3(const Vec3<B>& v);
+Eigen::Matrix<B, 4, 1> quat_of(const Mat3<B>& R);
+Mat3<B> R_of_quat(const double* q);
+std::vector<std::string> mj_joint_names(const Model<B>& m, int i);
+struct Inertial {
+  B mass;
+  Vec3<B> com;
+  Mat3<B> Ic;  // about the COM, body axes
+};
+Inertial inertial_of(const Inertia<B>& I);
+std::string contact_refusal(const Model<B>& m);
+bool runs_contacts(const Model<B>& m);
+std::string mj_body(const Model<B>& m, int i);
+std::string xml_attr(const std::string& s);
+std::string contact_geom_name(const Model<B>& m, int body);
+void free_world_pose(const Model<B>& m, int i, const double* q, Vec3<B>& p_w, Mat3<B>& R_w);
+void set_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vector<double>& q, double* qpos);
+std::vector<std::string> loop_equality_names(const LoopJoint<B>& L);
+std::string mjcf_of(const Model<B>& m, const std::string& name, MjcfDialect dialect);
+
+// MuJoCo's compiled model as the echo reads it: its arrays (mjModel's names and layouts; body 0 is
+// the world) and its name lookups (-1 when absent).
+struct MjModelView {
+  std::function<int(const std::string&)> body_id, joint_id;
+  const double *body_mass = nullptr, *body_ipos = nullptr, *body_iquat = nullptr, *body_inertia = nullptr, *body_pos = nullptr,
+               *body_quat = nullptr, *jnt_axis = nullptr;
+  double gravity[3] = {0, 0, 0};
+  int nbody = 0, njnt = 0, nq = 0, nv = 0, neq = 0;
+};
+// The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
+ojson model_echo(const MjModelView& mm, const Model<B>& m);
+
+}  // namespace rbd::mjcf
