@@ -343,7 +343,7 @@ int run_audit(const AuditOptions& o) {
     const std::set<std::string> known(known_engines().begin(), known_engines().end());
     std::vector<std::unique_ptr<EngineAdapter>> pick;
     for (const std::string& n : wanted) {
-      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, dart, kdl, simbody, bullet, ode)");
+      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, mujoco-js, dart, kdl, simbody, bullet, ode)");
       bool found = false;
       for (auto& a : adapters)
         if (a && a->name() == n) pick.push_back(std::move(a)), found = true;
@@ -560,7 +560,7 @@ int run_audit(const AuditOptions& o) {
   std::ostringstream t;
   const std::vector<std::string>& qs = engine_quantities();
   char line[256];
-  std::snprintf(line, sizeof line, "%-8s %-22s", "engine", "model");
+  std::snprintf(line, sizeof line, "%-10s %-22s", "engine", "model");
   t << line;
   for (const std::string& q : qs) {
     std::snprintf(line, sizeof line, " %9s", q.c_str());
@@ -569,7 +569,7 @@ int run_audit(const AuditOptions& o) {
   t << "  echo     checks  status\n";
   size_t ri = 0;
   for (const ojson& run : runs) {
-    std::snprintf(line, sizeof line, "%-8s %-22s", run["engine"].get<std::string>().c_str(), run["model"].get<std::string>().c_str());
+    std::snprintf(line, sizeof line, "%-10s %-22s", run["engine"].get<std::string>().c_str(), run["model"].get<std::string>().c_str());
     t << line;
     const std::string status = run["status"];
     if (status != "passed" && status != "failed") {

@@ -16,6 +16,9 @@
 #ifdef RBDREF_HAVE_BULLET
 #include "engines/bullet/bullet_adapter.hpp"
 #endif
+#ifdef RBDREF_HAVE_MUJOCO_JS
+#include "engines/mujoco_js/mujoco_js_adapter.hpp"
+#endif
 
 namespace rbd {
 
@@ -35,6 +38,9 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
 #endif
 #ifdef RBDREF_HAVE_BULLET
   out.push_back(make_bullet_adapter());
+#endif
+#ifdef RBDREF_HAVE_MUJOCO_JS
+  out.push_back(make_mujoco_js_adapter());
 #endif
   return out;
 }

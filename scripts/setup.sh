@@ -28,18 +28,30 @@ PACKAGES=(
                            # libfuzzer-14-dev, a standalone libFuzzer.a, is not needed)
 )
 
+# Node.js and npm run MuJoCo 3's WebAssembly build (engines/mujoco_js); the image ships them, a
+# bare Debian gets Debian's.
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
-  exit 0
+else
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: done"
 fi
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup: done"
+
+# MuJoCo 3 from the npm registry: the official WebAssembly build (npm mujoco-js), pinned with its
+# integrity hash by engines/mujoco_js/package-lock.json, into engines/mujoco_js/node_modules.
+cd "$(dirname "$0")/.."
+if [ ! -f engines/mujoco_js/node_modules/mujoco-js/package.json ]; then
+  echo "setup: npm ci in engines/mujoco_js (mujoco-js, MuJoCo 3)"
+  (cd engines/mujoco_js && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,311 @@
+// MuJoCo 3 (WebAssembly, under Node.js) adapter: see mujoco_js_adapter.hpp.
+#include "engines/mujoco_js/mujoco_js_adapter.hpp"
+
+#include "engines/mujoco/mjcf.hpp"
+#include "engines/values.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#ifndef RBDREF_MUJOCO_JS_DIR
+#define RBDREF_MUJOCO_JS_DIR "engines/mujoco_js"
+#endif
+#ifndef RBDREF_NODE
+#define RBDREF_NODE "node"
+#endif
+
+extern char** environ;
+
+namespace rbd {
+
+namespace {
+
+using namespace mjcf;
+
+// A temporary file that is removed when it goes out of scope.
+struct TempFile {
+  std::string path;
+  explicit TempFile(const char* suffix) {
+    std::string t = std::string(std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                    "/rbdref-mujoco-js-XXXXXX" + suffix;
+    const int fd = ::mkstemps(t.data(), static_cast<int>(std::string(suffix).size()));
+    if (fd < 0) throw EngineError("mujoco-js: cannot create a temporary file in " + t);
+    ::close(fd);
+    path = t;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// node run_mujoco.mjs IN OUT, its stdout and stderr into a file; the OUT document, or EngineError
+// with what the script said.
+json run_script(const json& input) {
+  const std::string dir = RBDREF_MUJOCO_JS_DIR, script = dir + "/run_mujoco.mjs";
+  struct stat st;
+  if (::stat((dir + "/node_modules/mujoco-js/package.json").c_str(), &st) != 0)
+    throw EngineError("mujoco-js is not installed in " + dir + "/node_modules (run scripts/setup.sh, which runs npm ci there)");
+  TempFile in(".json"), out(".json"), log(".log");
+  {
+    std::ofstream f(in.path, std::ios::binary);
+    f << input.dump();
+    if (!f) throw EngineError("mujoco-js: cannot write " + in.path);
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.path.c_str(), O_WRONLY | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  std::string node = RBDREF_NODE;
+  std::vector<char*> argv{node.data(), const_cast<char*>(script.c_str()), in.path.data(), out.path.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, node.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw EngineError("mujoco-js: cannot start " + node + " (" + std::strerror(rc) + "); Node.js is needed");
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const std::string text = slurp(out.path);
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception&) {
+    throw EngineError("mujoco-js: " + script + " wrote no result (" +
+                      (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status)) : std::string("killed")) +
+                      "): " + slurp(log.path));
+  }
+  if (doc.is_object() && doc.contains("error")) throw EngineError(doc["error"].is_string() ? doc["error"].get<std::string>() : doc["error"].dump());
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw EngineError("mujoco-js: the script failed: " + slurp(log.path));
+  return doc;
+}
+
+// An array field of the script's output, as doubles; EngineError when absent or not numbers.
+std::vector<double> doubles(const json& j, const char* key, size_t n) {
+  if (!j.contains(key) || !j[key].is_array() || j[key].size() != n)
+    throw EngineError(std::string("mujoco-js: the script's output lacks ") + key + " of " + std::to_string(n) + " numbers");
+  std::vector<double> v;
+  for (const json& x : j[key]) {
+    if (!x.is_number()) throw EngineError(std::string("mujoco-js: the script's output has a non-number in ") + key);
+    v.push_back(x.get<double>());
+  }
+  return v;
+}
+int count(const json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_number_integer() || j[key].get<int>() < 0)
+    throw EngineError(std::string("mujoco-js: the script's output lacks the count ") + key);
+  return j[key];
+}
+VecX<B> vec_of(const std::vector<double>& x) {
+  VecX<B> v(static_cast<Eigen::Index>(x.size()));
+  for (size_t k = 0; k < x.size(); ++k) v(static_cast<Eigen::Index>(k)) = B(x[k]);
+  return v;
+}
+std::vector<double> to_doubles(const VecX<B>& x) {
+  std::vector<double> out;
+  for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(static_cast<double>(x(k)));
+  return out;
+}
+
+class MujocoJsAdapter : public EngineAdapter {
+ public:
+  std::string name() const override { return "mujoco-js"; }
+  // MuJoCo's own version string, asked of the WebAssembly module once.
+  std::string version() const override {
+    static const std::string v = [] {
+      try {
+        const json d = run_script({{"version_only", true}});
+        return d.value("version", std::string("unknown")) + " (WebAssembly, npm mujoco-js 0.0.7)";
+      } catch (const EngineError& e) {
+        return std::string("unavailable: ") + e.what();
+      }
+    }();
+    return v;
+  }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Planar, JointType::Spherical, JointType::Free};
+    s.quantities = {"H", "C", "tau", "qdd", "L", "D"};
+    s.import_path = "MJCF written by rbdref (principal inertias at 50 digits), MuJoCo 3 dialect";
+    return s;
+  }
+  std::string unsupported(const Fixture& f) const override {
+    const Model<double> m = build_model<double>(f.model);
+    if (!m.loops.empty())
+      return "loop joint '" + m.loops[0].name + "': the mujoco-js adapter runs trees (loop equality anchors are not written through the WebAssembly bindings)";
+    for (int i = 0; i < m.NB; ++i) {
+      if (m.joint[i].type == JointType::Helical) return "joint '" + m.joint_name[i] + "': MuJoCo has no helical joint";
+      if (m.joint[i].type == JointType::Free && m.parent[i] != -1)
+        return "joint '" + m.joint_name[i] + "': MuJoCo allows free joints only on bodies attached to the world";
+    }
+    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
+      return bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
+    return "";
+  }
+  EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
+    return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file); });
+  }
+
+ private:
+  EngineOutput run_checked(const Fixture& f, const std::string& fixture_file) const {
+    Model<B> m = build_model<B>(f.model);
+    const bool had_contacts = !m.contacts.empty();
+    m.contacts.clear();  // trees only: the MJCF gets no contact geoms and the solver stays off
+    const int nv = m.nv;
+    // The map needs MuJoCo's DoF addresses, which come back with the model: a first pass with no
+    // sample would cost a second Node start, so every sample's inputs are sent in canonical order
+    // mapped by the DoF order of rbdref's depth-first bodies, which is the MJCF's body order.
+    json input;
+    input["mjcf"] = mjcf_of(m, f.model.name, MjcfDialect::MuJoCo3);
+    // MuJoCo orders DoFs by body, depth first, in the order the MJCF lists them; mjcf_of writes the
+    // bodies depth first from rbdref's body order, so MuJoCo's DoF address of joint i is computed
+    // here and checked against the script's jnt_dofadr below.
+    std::vector<std::vector<int>> children(m.NB);
+    std::vector<int> roots;
+    for (int i = 0; i < m.NB; ++i) (m.parent[i] < 0 ? roots : children[m.parent[i]]).push_back(i);
+    std::vector<int> mj_dof(m.NB), mj_qpos(m.NB);
+    int dof = 0, qp = 0;
+    std::vector<int> stack(roots.rbegin(), roots.rend());
+    while (!stack.empty()) {
+      const int i = stack.back();
+      stack.pop_back();
+      mj_dof[i] = dof, mj_qpos[i] = qp;
+      dof += m.nvi[i], qp += m.nqi[i];
+      for (auto it = children[i].rbegin(); it != children[i].rend(); ++it) stack.push_back(*it);
+    }
+    std::vector<MujocoMap> maps;
+    json samples = json::array();
+    for (const Sample& s : f.samples) {
+      maps.push_back(mujoco_map(m, mj_dof, s.q, s.qd));
+      const MujocoMap& map = maps.back();
+      std::vector<double> qpos(static_cast<size_t>(m.nq));
+      set_qpos(m, mj_qpos, s.q, qpos.data());
+      const VecX<B> qd = vec_of(s.qd), qdd = vec_of(s.qdd), tau = vec_of(s.tau);
+      samples.push_back({{"qpos", qpos}, {"qvel", to_doubles(VecX<B>(map.J * qd))}, {"qfrc_applied", to_doubles(VecX<B>(map.J * tau))},
+                         {"qacc", to_doubles(VecX<B>(map.J * qdd + map.Jdot_v))}});
+    }
+    input["samples"] = samples;
+    const json o = run_script(input);
+
+    if (count(o, "nv") != nv || count(o, "nq") != m.nq)
+      throw EngineError("MuJoCo's model has nq " + std::to_string(count(o, "nq")) + ", nv " + std::to_string(count(o, "nv")) +
+                        "; rbdref's has nq " + std::to_string(m.nq) + ", nv " + std::to_string(nv));
+    const int nbody = count(o, "nbody"), njnt = count(o, "njnt");
+    // Names → ids, and the echo's view of the arrays.
+    std::vector<std::string> body_names, jnt_names;
+    for (const char* key : {"body_names", "jnt_names"}) {
+      if (!o.contains(key) || !o[key].is_array()) throw EngineError(std::string("mujoco-js: the script's output lacks ") + key);
+      for (const json& n : o[key]) (std::string(key) == "body_names" ? body_names : jnt_names).push_back(n.is_string() ? n.get<std::string>() : "");
+    }
+    const std::vector<double> body_mass = doubles(o, "body_mass", nbody), body_ipos = doubles(o, "body_ipos", 3 * nbody),
+                              body_iquat = doubles(o, "body_iquat", 4 * nbody), body_inertia = doubles(o, "body_inertia", 3 * nbody),
+                              body_pos = doubles(o, "body_pos", 3 * nbody), body_quat = doubles(o, "body_quat", 4 * nbody),
+                              jnt_axis = doubles(o, "jnt_axis", 3 * njnt), jnt_dofadr = doubles(o, "jnt_dofadr", njnt),
+                              gravity = doubles(o, "gravity", 3);
+    auto id_in = [](const std::vector<std::string>& names) {
+      return [names](const std::string& n) {
+        for (size_t k = 0; k < names.size(); ++k)
+          if (names[k] == n) return static_cast<int>(k);
+        return -1;
+      };
+    };
+    MjModelView view;
+    view.body_id = id_in(body_names);
+    view.joint_id = id_in(jnt_names);
+    view.body_mass = body_mass.data(), view.body_ipos = body_ipos.data(), view.body_iquat = body_iquat.data();
+    view.body_inertia = body_inertia.data(), view.body_pos = body_pos.data(), view.body_quat = body_quat.data();
+    view.jnt_axis = jnt_axis.data();
+    for (int k = 0; k < 3; ++k) view.gravity[k] = gravity[static_cast<size_t>(k)];
+    view.nbody = nbody, view.njnt = njnt, view.nq = m.nq, view.nv = nv, view.neq = count(o, "neq");
+    for (int i = 0; i < m.NB; ++i) {
+      const int j = view.joint_id(mj_joint_names(m, i)[0]);
+      if (j < 0) throw EngineError("MuJoCo's model lacks joint '" + mj_joint_names(m, i)[0] + "'");
+      if (static_cast<int>(jnt_dofadr[static_cast<size_t>(j)]) != mj_dof[i])
+        throw EngineError("MuJoCo ordered the DoFs otherwise than the MJCF's depth-first body order: joint '" + m.joint_name[i] +
+                          "' at DoF " + std::to_string(static_cast<int>(jnt_dofadr[static_cast<size_t>(j)])) + ", expected " +
+                          std::to_string(mj_dof[i]));
+    }
+    const std::vector<double> rownnz = doubles(o, "M_rownnz", nv), rowadr = doubles(o, "M_rowadr", nv);
+    std::vector<double> colind;
+    if (o.contains("M_colind") && o["M_colind"].is_array()) colind = doubles(o, "M_colind", o["M_colind"].size());
+
+    EngineOutput out = output_header(*this, f, fixture_file, "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits), MuJoCo 3 dialect");
+    out.conventions = {
+        {"name", "mujoco"},
+        {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
+        {"free_joint_qvel", "vx vy vz (velocity of the body origin, world coordinates), wx wy wz (body coordinates)"},
+        {"ball_joint_qvel", "angular velocity, body coordinates"},
+        {"dof_order", "MuJoCo's depth-first body order"},
+        {"C", "qfrc_bias"},
+        {"H", "mj_fullM(qM)"},
+        {"tau", "qfrc_inverse from mj_inverse at qacc"},
+        {"qdd", "qacc from mj_forward with qfrc_applied = tau, constraints, contacts, springs and dampers disabled"},
+        {"factor", "qLD = Lᵀ D L in MuJoCo 3's compressed rows (M_rownnz, M_rowadr, M_colind; D_i at the diagonal), compared when J = 1"},
+        {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"},
+        {"runtime", "WebAssembly under Node.js: IEEE binary64, round to nearest, no fused multiply-add"}};
+    out.conventions["mujoco_dof_of_joint"] = mj_dof;
+    if (had_contacts) out.conventions["contacts"] = "not run: the WebAssembly bindings do not expose mjData.contact for the adapter to write";
+    out.model_echo = json::parse(model_echo(view, m).dump());
+    out.model_echo["model_warnings"] = f.model_warnings;
+
+    if (!o.contains("samples") || !o["samples"].is_array() || o["samples"].size() != f.samples.size())
+      throw EngineError("mujoco-js: the script returned another number of samples");
+    for (size_t si = 0; si < f.samples.size(); ++si) {
+      const Sample& s = f.samples[si];
+      const json& r = o["samples"][si];
+      const MujocoMap& map = maps[si];
+      EngineSample es = engine_sample_of(s);
+      const std::vector<double> M = doubles(r, "H", static_cast<size_t>(nv) * nv), bias = doubles(r, "qfrc_bias", nv),
+                                qacc = doubles(r, "qacc", nv), finv = doubles(r, "qfrc_inverse", nv),
+                                qLD = doubles(r, "qLD", colind.size());
+      MatX<B> L = MatX<B>::Identity(nv, nv);
+      VecX<B> D(nv);
+      for (int i = 0; i < nv; ++i) {
+        const int a = static_cast<int>(rowadr[i]), n = static_cast<int>(rownnz[i]);
+        if (n < 1 || a < 0 || a + n > static_cast<int>(colind.size()) || static_cast<int>(colind[a + n - 1]) != i)
+          throw EngineError("mujoco-js: qLD row " + std::to_string(i) + " is not in the compressed layout this adapter reads");
+        for (int k = 0; k < n - 1; ++k) L(i, static_cast<int>(colind[a + k])) = B(qLD[a + k]);
+        D(i) = B(qLD[a + n - 1]);
+      }
+      es.raw["note"] = "values in MuJoCo's conventions and DoF order, before conversion";
+      es.raw["qpos"] = samples[si]["qpos"];
+      es.raw["qvel"] = samples[si]["qvel"];
+      es.raw["qfrc_applied"] = samples[si]["qfrc_applied"];
+      es.raw["qacc_in"] = samples[si]["qacc"];
+      es.raw["H"] = r["H"];
+      es.raw["qfrc_bias"] = bias;
+      es.raw["qacc"] = qacc;
+      es.raw["qLD"] = qLD;
+      es.raw["qfrc_inverse"] = finv;
+      const MatX<B> Hp = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M.data(), nv, nv).cast<B>();
+      const MatX<B> Jt = map.J.transpose();
+      es.values["H"] = num_mat(MatX<B>(Jt * Hp * map.J));
+      es.values["C"] = num_vec(VecX<B>(Jt * (vec_of(bias) + Hp * map.Jdot_v)));
+      es.values["tau"] = num_vec(VecX<B>(Jt * vec_of(finv)));
+      es.values["qdd"] = num_vec(VecX<B>(Jt * (vec_of(qacc) - map.Jdot_v)));
+      if (map.identity) {
+        es.values["L"] = num_mat(L);
+        es.values["D"] = num_vec(D);
+      }
+      out.samples.push_back(std::move(es));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<EngineAdapter> make_mujoco_js_adapter() { return std::make_unique<MujocoJsAdapter>(); }
+
+}  // namespace rbd
