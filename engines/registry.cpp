@@ -19,6 +19,9 @@
 #ifdef RBDREF_HAVE_MUJOCO_JS
 #include "engines/mujoco_js/mujoco_js_adapter.hpp"
 #endif
+#ifdef RBDREF_HAVE_KDL
+#include "engines/kdl/kdl_adapter.hpp"
+#endif
 
 namespace rbd {
 
@@ -41,6 +44,9 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
 #endif
 #ifdef RBDREF_HAVE_MUJOCO_JS
   out.push_back(make_mujoco_js_adapter());
+#endif
+#ifdef RBDREF_HAVE_KDL
+  out.push_back(make_kdl_adapter());
 #endif
   return out;
 }

@@ -53,5 +53,9 @@ fi
 cd "$(dirname "$0")/.."
 if [ ! -f engines/mujoco_js/node_modules/mujoco-js/package.json ]; then
   echo "setup: npm ci in engines/mujoco_js (mujoco-js, MuJoCo 3)"
-  (cd engines/mujoco_js && npm ci --no-audit --no-fund --loglevel=error)
+  # npm trusts its own CA list unless told otherwise; the system's bundle also holds a site's own
+  # CA (a TLS-inspecting proxy), which apt and curl already trust.
+  ca=()
+  [ -f /etc/ssl/certs/ca-certificates.crt ] && ca=(--cafile /etc/ssl/certs/ca-certificates.crt)
+  (cd engines/mujoco_js && npm ci --no-audit --no-fund --loglevel=error "${ca[@]}")
 fi
