@@ -343,7 +343,7 @@ int run_audit(const AuditOptions& o) {
     const std::set<std::string> known(known_engines().begin(), known_engines().end());
     std::vector<std::unique_ptr<EngineAdapter>> pick;
     for (const std::string& n : wanted) {
-      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, mujoco-js, dart, kdl, simbody, bullet, ode)");
+      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, mujoco-urdf, mujoco-js, dart, kdl, simbody, bullet, ode)");
       bool found = false;
       for (auto& a : adapters)
         if (a && a->name() == n) pick.push_back(std::move(a)), found = true;
@@ -504,7 +504,7 @@ int run_audit(const AuditOptions& o) {
       const std::string base = o.out + "/" + a->name() + "/" + me.name;
       EngineOutput eo;
       try {
-        eo = a->run(fx, fixture_file);
+        eo = a->imports_source() ? a->run_source(fx, fixture_file, me.user ? me.file : models_dir + "/" + me.file) : a->run(fx, fixture_file);
       } catch (const EngineError& e) {
         std::cerr << "FAILED: " << e.what() << "\n";
         runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "engine failed"}, {"reason", e.what()}});

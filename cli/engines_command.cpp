@@ -35,7 +35,7 @@ std::vector<std::string> names(const std::vector<JointType>& v) {
 
 // The engines rbdref knows by name (audit's --engines), built or not.
 const std::vector<std::string>& known_engines() {
-  static const std::vector<std::string> k{"mujoco", "mujoco-js", "dart", "kdl", "simbody", "bullet", "ode"};
+  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "dart", "kdl", "simbody", "bullet", "ode"};
   return k;
 }
 

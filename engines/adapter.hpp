@@ -42,6 +42,14 @@ class EngineAdapter {
   virtual EngineSupport support() const = 0;
   // Runs every sample. Throws EngineError when the engine refuses the model (its message kept).
   virtual EngineOutput run(const Fixture& f, const std::string& fixture_file) const = 0;
+  // An adapter that audits an engine's own import path (MuJoCo's or DART's URDF reader) loads the
+  // model's source file itself: the audit gives it the file the fixture's model was read from.
+  // run() without it is an EngineError for such an adapter; the others ignore the source.
+  virtual bool imports_source() const { return false; }
+  virtual EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const {
+    (void)source;
+    return run(f, fixture_file);
+  }
 };
 
 class EngineError : public std::runtime_error {

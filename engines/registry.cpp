@@ -29,6 +29,7 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
   std::vector<std::unique_ptr<EngineAdapter>> out;
 #ifdef RBDREF_HAVE_MUJOCO
   out.push_back(make_mujoco_adapter());
+  out.push_back(make_mujoco_urdf_adapter());
 #endif
 #ifdef RBDREF_HAVE_SIMBODY
   out.push_back(make_simbody_adapter());

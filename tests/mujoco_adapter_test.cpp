@@ -307,3 +307,46 @@ TEST(MujocoContacts, DepartureAsAFunctionOfSolrefSolimp) {
 
 }  // namespace
 }  // namespace rbd::test
+
+namespace rbd::test {
+namespace {
+
+// MuJoCo's own URDF import ("mujoco-urdf"). On the double pendulum (diagonal inertias) MuJoCo's
+// model is rbdref's and every quantity is within tolerance. On the Panda MuJoCo's URDF import changes
+// the model: the echo differs in the rotational inertias alone (masses, COMs, frames and axes
+// within 64 ε) — MuJoCo 2.2.2 diagonalizes each <inertia> with off-diagonal terms itself, in double,
+// to a far looser tolerance than the rounding of the file's numbers — and the diagnosis is a model
+// import, not lost digits. Without the URDF the adapter refuses to run.
+TEST(MujocoUrdf, ImportsTheUrdfAndItsEchoFindsTheInertiaItChanges) {
+  const auto a = make_mujoco_urdf_adapter();
+  const std::string models = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/";
+  {
+    const std::string file = kData + "/golden/double_pendulum.fixture.json";
+    const Fixture f = read_fixture_file(file);
+    ASSERT_EQ(a->unsupported(f), "");
+    EXPECT_THROW(a->run(f, file), EngineError);
+    const EngineOutput e = a->run_source(f, file, models + "double_pendulum.urdf");
+    EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+    const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+    EXPECT_TRUE(r.passed);
+  }
+  {
+    const std::string file = kData + "/golden/panda.fixture.json";
+    const Fixture f = read_fixture_file(file);
+    const EngineOutput e = a->run_source(f, file, models + "panda.urdf");
+    ASSERT_EQ(e.model_echo.value("status", ""), "differs") << e.model_echo.dump(1);
+    const double tol = e.model_echo["tolerance"]["relative"].get<double>();
+    const json& mx = e.model_echo["max"];
+    EXPECT_GT(mx["inertia_rel_err"].get<double>(), 1e3 * tol) << mx.dump();
+    for (const char* k : {"mass_rel_err", "frame_rot_err", "joint_axis_err"}) EXPECT_LE(mx[k].get<double>(), tol) << k;
+    for (const char* k : {"com_abs_err_m", "frame_pos_abs_err_m"}) EXPECT_LE(mx[k].get<double>(), 1e3 * tol) << k;
+    const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+    EXPECT_FALSE(r.passed);
+  }
+  // A floating base is refused: MuJoCo's URDF import welds the root link to the world.
+  const std::string why = a->unsupported(read_fixture_file(kData + "/golden/box_contacts.fixture.json"));
+  EXPECT_NE(why.find("welds the root link"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace rbd::test

@@ -76,6 +76,9 @@ MjModelView view_of(const mjModel* mm) {
   return v;
 }
 
+EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::string& fixture_file, const Model<B>& m, mjModel* mm,
+                        const std::string& import_path);
+
 class MujocoAdapter : public EngineAdapter {
  public:
   std::string name() const override { return "mujoco"; }
@@ -115,6 +118,54 @@ class MujocoAdapter : public EngineAdapter {
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override;
+};
+
+// MuJoCo's own URDF import (mj_loadXML on the user's URDF; its compiler's URDF defaults: fusestatic,
+// discardvisual, the inertia diagonalized by MuJoCo in double): the import path of every user who
+// loads a URDF into MuJoCo. The echo compares what MuJoCo made of the file with what rbdref made of
+// it, body by body (mass, COM, inertia, frame, axis): an import difference shows there, not as
+// digits lost. After loading, the adapter switches off what the URDF may have switched on and the
+// reference does not model (joint limits and friction: constraints; damping: passive forces).
+class MujocoUrdfAdapter : public EngineAdapter {
+ public:
+  std::string name() const override { return "mujoco-urdf"; }
+  std::string version() const override { return mj_versionString(); }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic};
+    s.quantities = {"H", "C", "tau", "qdd", "L", "D"};
+    s.import_path = "MuJoCo's own URDF import (mj_loadXML on the URDF)";
+    return s;
+  }
+  bool imports_source() const override { return true; }
+  std::string unsupported(const Fixture& f) const override {
+    if (f.source_kind != "urdf") return "the model was not read from a URDF (this adapter audits MuJoCo's URDF import)";
+    const Model<double> m = build_model<double>(f.model);
+    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': loop joints come from a loops file, which MuJoCo's URDF import does not read";
+    for (int i = 0; i < m.NB; ++i) {
+      if (m.joint[i].type == JointType::Free)
+        return "joint '" + m.joint_name[i] + "': MuJoCo's URDF import welds the root link to the world (the fixture has a floating base)";
+      if (m.joint[i].type != JointType::Revolute && m.joint[i].type != JointType::Prismatic)
+        return "joint '" + m.joint_name[i] + "': the adapter runs URDF revolute, continuous and prismatic joints (" + joint_type_name(m.joint[i].type) + ")";
+    }
+    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
+      return bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
+    return "";
+  }
+  EngineOutput run(const Fixture& f, const std::string&) const override {
+    throw EngineError("mujoco-urdf reads the model's URDF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
+  }
+  EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
+    const std::string why = unsupported(f);
+    if (!why.empty()) throw EngineError("unsupported model: " + why);
+    Model<B> m = build_model<B>(f.model);
+    m.contacts.clear();  // contacts come from a contacts file, not the URDF: the tree quantities run
+    char err[1000] = "";
+    mjModel* mm = mj_loadXML(source.c_str(), nullptr, err, sizeof err);
+    if (!mm) throw EngineError("MuJoCo's URDF import rejected " + source + ": " + err);
+    mm->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_CONTACT | mjDSBL_PASSIVE;
+    return run_loaded(*this, f, fixture_file, m, mm, "MuJoCo's own URDF import: mj_loadXML(" + source + ")");
+  }
 };
 
 
@@ -326,6 +377,14 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   const std::string xml = mjcf_of(m, f.model.name, MjcfDialect::MuJoCo2);
   mjModel* mm = load_mjcf(xml);
   if (m.nc > 0) set_loop_anchors(mm, m);
+  return run_loaded(*this, f, fixture_file, m, mm, "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits)");
+}
+
+// Every sample on a loaded MuJoCo model (owned from here on): the rest of the adapter, for either
+// import path. m is rbdref's model; MuJoCo's must name its joints and bodies as mj_joint_names and
+// mj_body do (the MJCF rbdref writes does; MuJoCo's URDF import keeps the URDF's names).
+EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::string& fixture_file, const Model<B>& m, mjModel* mm,
+                        const std::string& import_path) {
   mjData* d = mj_makeData(mm);
   struct Guard {
     mjModel* m;
@@ -345,8 +404,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
     mj_qpos[i] = mm->jnt_qposadr[j];
   }
 
-  EngineOutput out = output_header(*this, f, fixture_file,
-                                   "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits)");
+  EngineOutput out = output_header(self, f, fixture_file, import_path);
   out.conventions = {
       {"name", "mujoco"},
       {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
@@ -499,5 +557,6 @@ std::string mujoco_mjcf(const ModelDesc& desc) { return mjcf::mjcf_of(build_mode
 
 
 std::unique_ptr<EngineAdapter> make_mujoco_adapter() { return std::make_unique<MujocoAdapter>(); }
+std::unique_ptr<EngineAdapter> make_mujoco_urdf_adapter() { return std::make_unique<MujocoUrdfAdapter>(); }
 
 }  // namespace rbd

@@ -52,6 +52,9 @@
 namespace rbd {
 
 std::unique_ptr<EngineAdapter> make_mujoco_adapter();
+// MuJoCo's own URDF import path ("mujoco-urdf"): mj_loadXML on the model's URDF, then the same
+// samples, conversions and echo (trees of revolute and prismatic joints on a fixed base).
+std::unique_ptr<EngineAdapter> make_mujoco_urdf_adapter();
 
 // The MJCF text the adapter feeds MuJoCo for a model description.
 std::string mujoco_mjcf(const ModelDesc& desc);
