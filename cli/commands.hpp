@@ -48,6 +48,7 @@ Run add_assemble(CLI::App& app); // assemble_command.cpp
 Run add_simulate(CLI::App& app); // simulate_command.cpp
 Run add_engines(CLI::App& app);  // engines_command.cpp
 Run add_html(CLI::App& app);     // html_command.cpp
+Run add_hunt(CLI::App& app);     // hunt_command.cpp
 const std::vector<std::string>& known_engines();  // engines_command.cpp: the names audit --engines accepts
 
 }  // namespace rbd::cli

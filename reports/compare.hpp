@@ -161,6 +161,13 @@ std::vector<SampleCheck> check_engine_output(const EngineOutput& e);
 std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file, const ModelDesc* model = nullptr);
 
 nlohmann::ordered_json report_to_json(const Report& r);
+
+// The audit's one-line diagnosis of a report: "model import: ..." (the echo differs), "numerical:
+// ..." (the engine's contact solver failed or stopped short of its own model; digits lost with the
+// model and conventions agreeing), "convention or model semantics: ..." (a quantity wrong in its
+// leading digits), "convention (declared): ..." (soft loop constraints, a declared contact model),
+// or "none" (reports/diagnosis.cpp).
+std::string diagnosis(const Report& r);
 // JUnit XML for CI dashboards: one <testsuite> per report (engine × model), one <testcase> per
 // quantity (classname "rbdref.<engine>.<model>", name the quantity) and one per check kind; a
 // <failure> with the worst sample, entry, error and tolerance when it fails.

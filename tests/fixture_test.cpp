@@ -406,6 +406,39 @@ TEST_F(FixtureCli, AuditRunsTheUsersOwnModelsWithACachedFixture) {
 }
 
 #ifdef RBDREF_HAVE_MUJOCO
+// `rbdref hunt`: seed 146 draws a 4-body tree with a link 250 m from its joint, on which MuJoCo
+// (world coordinates) keeps 12 digits of H; the hunt finds it on its first trial, shrinks it, and
+// writes a reproducer whose files reproduce the failure through `compare`; the shrunk model loads.
+// Unknown engines and import-path adapters are bad input.
+TEST_F(FixtureCli, HuntFindsShrinksAndWritesAReproducer) {
+  std::string err;
+  ASSERT_EQ(run("hunt --engine mujoco --seed 146 --budget 120 --max-findings 1 --out " + path("h"), &err), 1) << err;
+  const json doc = json::parse(read_text_file(path("out.txt")));
+  EXPECT_EQ(doc["format"], "rbdref.hunt");
+  ASSERT_EQ(doc["findings"].size(), 1u) << doc.dump();
+  const json& f = doc["findings"][0];
+  EXPECT_EQ(f["seed"], 146);
+  EXPECT_NE(f["signature"].get<std::string>().find("H"), std::string::npos) << f.dump();
+  EXPECT_LE(f["bodies"].get<int>(), f["bodies_before"].get<int>());
+  const std::string dir = f["folder"];
+  for (const char* file : {"model.json", "fixture.json", "engine.json", "report.json", "README.md"})
+    EXPECT_TRUE(fs::exists(dir + "/" + file)) << file;
+  const LoadedModel lm = load_model(dir + "/model.json");
+  EXPECT_EQ(static_cast<int>(lm.desc.bodies.size()), f["bodies"].get<int>());
+  EXPECT_EQ(run("compare " + dir + "/fixture.json " + dir + "/engine.json --report " + path("again.json"), &err), 1) << err;
+  // The shrunk run still fails the way the finding did: H outside tolerance.
+  bool h_fails = false;
+  const json again = read_json_file(path("again.json"));
+  for (const json& q : again["quantities"]) h_fails = h_fails || (q["quantity"] == "H" && !q["passed"].get<bool>());
+  EXPECT_TRUE(h_fails) << again.dump().substr(0, 1500);
+  EXPECT_EQ(run("hunt --engine nosuch --budget 1 --out " + path("h2"), &err), 2);
+  EXPECT_NE(err.find("nosuch"), std::string::npos) << err;
+  EXPECT_EQ(run("hunt --engine mujoco-urdf --budget 1 --out " + path("h3"), &err), 2);
+  EXPECT_NE(err.find("import path"), std::string::npos) << err;
+}
+#endif
+
+#ifdef RBDREF_HAVE_MUJOCO
 // CI baselines (reports/baseline.hpp): far_arm's H on MuJoCo (12.4 digits, outside tolerance) is a
 // known discrepancy of the bundled baseline: the audit exits 0 and prints it as known; JUnit skips
 // it. A hand-edited baseline that expects more digits, or lacks the entry, makes it a regression
