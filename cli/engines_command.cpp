@@ -35,7 +35,7 @@ std::vector<std::string> names(const std::vector<JointType>& v) {
 
 // The engines rbdref knows by name (audit's --engines), built or not.
 const std::vector<std::string>& known_engines() {
-  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "dart", "kdl", "simbody", "bullet", "ode"};
+  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "dart", "dart-urdf", "kdl", "simbody", "bullet", "ode", "pinocchio", "rbdl"};
   return k;
 }
 
@@ -70,7 +70,7 @@ Run add_engines(CLI::App& app) {
     }
     for (const ojson& e : reg["engines"]) {
       if (!e["built"].get<bool>()) {
-        std::cout << e["name"].get<std::string>() << ": not built (no adapter in this build)\n";
+        std::cout << e["name"].get<std::string>() << ": not built (no adapter in this build; an engine without one writes the engine-output file itself, docs/formats.md)\n";
         continue;
       }
       std::cout << e["name"].get<std::string>() << " " << e["version"].get<std::string>() << "\n"

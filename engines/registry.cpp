@@ -40,6 +40,9 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
 #ifdef RBDREF_HAVE_DART
   out.push_back(make_dart_adapter());
 #endif
+#ifdef RBDREF_HAVE_DART_URDF
+  out.push_back(make_dart_urdf_adapter());
+#endif
 #ifdef RBDREF_HAVE_BULLET
   out.push_back(make_bullet_adapter());
 #endif

@@ -20,6 +20,7 @@ PACKAGES=(
   libsimbody-dev           # Simbody 3.7: exact loop constraints (engines/simbody), trees too
   libode-dev               # ODE 0.16: a velocity-level time stepper with contacts (engines/ode)
   libdart-dev              # DART 6.12: trees and contacts through its own constraint solver (engines/dart)
+  libdart-utils-urdf-dev   # DART's own URDF loader: the dart-urdf import path
   libbullet-dev            # Bullet 3.24 (double-precision libraries): btMultiBody with contacts (engines/bullet)
   chromium                 # the HTML report is checked in a real browser, headless (tests/html_report_test.cpp)
   libqhull-dev             # mujoco::mujoco names /usr/include/libqhull_r in its CMake package

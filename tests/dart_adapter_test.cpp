@@ -197,3 +197,49 @@ TEST(DartAdapter, FrictionAndSoftContactsAreUnsupported) {
 
 }  // namespace
 }  // namespace rbd::test
+
+#ifdef RBDREF_HAVE_DART_URDF
+namespace rbd::test {
+namespace {
+
+// DART's own URDF loader ("dart-urdf"). The double pendulum, the arm and the free box (a FLOATING
+// root) load as rbdref reads them and keep their digits. The Panda does not: DART gives every link
+// without an <inertial> its default Inertia (1 kg, unit moments) where the URDF means massless, so
+// panda_link7, which carries the two frames welded below it (panda_link8, panda_hand_tcp), weighs
+// 2 kg more in DART (the echo's composite of the node and its welded children), and every quantity
+// is wrong in its leading digits: an import difference, which the echo names.
+TEST(DartUrdf, LoadsTheUrdfAndItsEchoFindsTheDefaultMassOfBareLinks) {
+  const auto a = make_dart_urdf_adapter();
+  const std::string gold = std::string(RBDREF_SOURCE_DIR) + "/fixtures/golden/";
+  const std::string models = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/";
+  for (const auto& [name, urdf] : std::vector<std::pair<std::string, std::string>>{
+           {"double_pendulum", "double_pendulum.urdf"}, {"arm7", "arm7.urdf"}, {"box_contacts", "contacts/box.urdf"}}) {
+    const Fixture f = read_fixture_file(gold + name + ".fixture.json");
+    ASSERT_EQ(a->unsupported(f), "") << name;
+    const EngineOutput e = a->run_source(f, name, models + urdf);
+    EXPECT_EQ(e.model_echo.value("status", ""), "match") << name << e.model_echo.dump(1);
+    const Report r = compare(f, name, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+    for (const QuantityScore& q : r.quantities)
+      if (q.samples > 0 && q.quantity.rfind("contact", 0) != 0 && q.quantity.rfind("impact", 0) != 0)
+        EXPECT_TRUE(q.passed) << name << " " << q.quantity << " " << q.min_digits;
+  }
+  const Fixture f = read_fixture_file(gold + "panda.fixture.json");
+  EXPECT_THROW(a->run(f, "panda"), EngineError);
+  const EngineOutput e = a->run_source(f, "panda", models + "panda.urdf");
+  ASSERT_EQ(e.model_echo.value("status", ""), "differs");
+  bool seen = false;
+  for (const json& b : e.model_echo["bodies"]) {
+    const double dm = b["mass"]["engine"].get<double>() - std::stod(b["mass"]["rbdref"].get<std::string>());
+    if (b["body"] == "panda_link7") {
+      seen = true;
+      EXPECT_NEAR(dm, 2.0, 1e-12);  // two bare links × DART's default 1 kg
+    } else {
+      EXPECT_NEAR(dm, 0.0, 1e-12) << b.dump();
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+}  // namespace
+}  // namespace rbd::test
+#endif

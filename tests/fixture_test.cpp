@@ -321,7 +321,7 @@ TEST_F(FixtureCli, EnginesListsTheRegistry) {
   std::set<std::string> adapters;
   for (const auto& a : available_adapters()) adapters.insert(a->name());
   EXPECT_EQ(built, adapters);
-  EXPECT_TRUE(listed.count("kdl"));  // known, no adapter
+  EXPECT_TRUE(listed.count("pinocchio"));  // known, no adapter
   ASSERT_EQ(run("engines", &err), 0) << err;
   const std::string text = read_text_file(path("out.txt"));
   for (const std::string& n : adapters) EXPECT_NE(text.find(n + " "), std::string::npos) << n << " missing from:\n" << text;
@@ -365,7 +365,13 @@ TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
 TEST_F(FixtureCli, AuditRunsTheUsersOwnModelsWithACachedFixture) {
   std::string err;
   const std::string urdf = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/anymal_style_quadruped.urdf";
-  const std::string args = "audit --model " + urdf + " --floating-base --samples 2 --cache " + path("cache") + " --out " + path("a");
+  // dart-urdf is left out: DART's URDF loader gives this quadruped's bare frames (imu_link,
+  // LF_hip_fixed, ...) 1 kg each, a model-import finding (tests/dart_adapter_test.cpp).
+  std::string engines;
+  for (const auto& a : available_adapters())
+    if (a->name() != "dart-urdf") engines += (engines.empty() ? "" : ",") + a->name();
+  const std::string args = "audit --engines " + engines + " --model " + urdf + " --floating-base --samples 2 --cache " + path("cache") +
+                           " --out " + path("a");
   ASSERT_EQ(run(args, &err), 0) << err << read_text_file(path("out.txt"));
   EXPECT_NE(err.find("making the fixture of anymal_style_quadruped"), std::string::npos) << err;
   size_t cached = 0;
@@ -386,7 +392,11 @@ TEST_F(FixtureCli, AuditRunsTheUsersOwnModelsWithACachedFixture) {
   const size_t at = text.find("<mass value=\"");
   ASSERT_NE(at, std::string::npos);
   text.insert(at + 13, "1");
-  ASSERT_EQ(run("audit --model " + write("edited.urdf", text) + " --floating-base --samples 2 --cache " + path("cache") + " --out " + path("b"), &err), 0) << err;
+  ASSERT_EQ(run("audit --engines " + engines + " --model " + write("edited.urdf", text) + " --floating-base --samples 2 --cache " + path("cache") +
+                    " --out " + path("b"),
+                &err),
+            0)
+      << err;
   EXPECT_NE(err.find("making the fixture of edited"), std::string::npos) << err;
 
   EXPECT_EQ(run("audit --floating-base --out " + path("c"), &err), 2);

@@ -65,5 +65,9 @@
 namespace rbd {
 
 std::unique_ptr<EngineAdapter> make_dart_adapter();
+// DART's own URDF loader as an audited import path ("dart-urdf"; when libdart-utils-urdf-dev is
+// installed): trees of revolute and prismatic joints, a floating root; the echo compares each body
+// with DART's node and the nodes welded below it.
+std::unique_ptr<EngineAdapter> make_dart_urdf_adapter();
 
 }  // namespace rbd

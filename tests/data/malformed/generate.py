@@ -745,8 +745,8 @@ opt_case("audit_out_dev_full", ["audit", "--models", "double_pendulum", "--out",
 opt_case("audit_engines_empty", ["audit", "--engines", "", "--out", "{scratch}/audit-out"], ["--engines", "got nothing"])
 opt_case("audit_models_empty", ["audit", "--models", "", "--out", "{scratch}/audit-out"], ["--models", "got nothing"])
 opt_case("audit_engines_commas", ["audit", "--engines", ",,", "--out", "{scratch}/audit-out"], ["--engines", "got nothing"])
-opt_case("audit_engine_not_built", ["audit", "--engines", "kdl", "--out", "{scratch}/audit-out"], ["--engines", "no adapter for kdl"],
-         note="was dart until the DART adapter was built; KDL is a known engine without an adapter")
+opt_case("audit_engine_not_built", ["audit", "--engines", "pinocchio", "--out", "{scratch}/audit-out"], ["--engines", "no adapter for pinocchio"],
+         note="was dart, then kdl, until their adapters were built; Pinocchio is a known engine without an adapter (no Debian package)")
 opt_case("audit_engine_unknown", ["audit", "--engines", "physx", "--out", "{scratch}/audit-out"], ["--engines", "unknown engine 'physx'"])
 opt_case("audit_model_unknown", ["audit", "--models", "double_pendulum,nosuch", "--out", "{scratch}/audit-out"],
          ["--models", "unknown model 'nosuch'"])
