@@ -271,7 +271,7 @@ int run_audit(const AuditOptions& o) {
     const std::set<std::string> known(known_engines().begin(), known_engines().end());
     std::vector<std::unique_ptr<EngineAdapter>> pick;
     for (const std::string& n : wanted) {
-      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, mujoco-urdf, mujoco-js, dart, dart-urdf, kdl, simbody, bullet, ode, pinocchio, rbdl)");
+      if (!known.count(n)) throw InputError("--engines", "", "unknown engine '" + n + "' (known: mujoco, mujoco-urdf, mujoco-js, mujoco-js-urdf, dart, dart-urdf, kdl, simbody, bullet, ode, pinocchio, rbdl)");
       bool found = false;
       for (auto& a : adapters)
         if (a && a->name() == n) pick.push_back(std::move(a)), found = true;

@@ -35,7 +35,7 @@ std::vector<std::string> names(const std::vector<JointType>& v) {
 
 // The engines rbdref knows by name (audit's --engines), built or not.
 const std::vector<std::string>& known_engines() {
-  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "dart", "dart-urdf", "kdl", "simbody", "bullet", "ode", "pinocchio", "rbdl"};
+  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "mujoco-js-urdf", "dart", "dart-urdf", "kdl", "simbody", "bullet", "ode", "pinocchio", "rbdl"};
   return k;
 }
 

@@ -48,6 +48,7 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
 #endif
 #ifdef RBDREF_HAVE_MUJOCO_JS
   out.push_back(make_mujoco_js_adapter());
+  out.push_back(make_mujoco_js_urdf_adapter());
 #endif
 #ifdef RBDREF_HAVE_KDL
   out.push_back(make_kdl_adapter());

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <algorithm>
 
 #ifndef RBDREF_MUJOCO_JS_DIR
 #define RBDREF_MUJOCO_JS_DIR "engines/mujoco_js"
@@ -120,7 +121,10 @@ std::vector<double> to_doubles(const VecX<B>& x) {
 
 class MujocoJsAdapter : public EngineAdapter {
  public:
-  std::string name() const override { return "mujoco-js"; }
+  // urdf: MuJoCo 3's own URDF import ("mujoco-js-urdf"), else the MJCF rbdref writes.
+  explicit MujocoJsAdapter(bool urdf = false) : urdf_(urdf) {}
+  std::string name() const override { return urdf_ ? "mujoco-js-urdf" : "mujoco-js"; }
+  bool imports_source() const override { return urdf_; }
   // MuJoCo's own version string, asked of the WebAssembly module once.
   std::string version() const override {
     static const std::string v = [] {
@@ -138,10 +142,24 @@ class MujocoJsAdapter : public EngineAdapter {
     s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Planar, JointType::Spherical, JointType::Free};
     s.quantities = {"H", "C", "tau", "qdd", "L", "D"};
     s.import_path = "MJCF written by rbdref (principal inertias at 50 digits), MuJoCo 3 dialect";
+    if (urdf_) {
+      s.joints = {JointType::Revolute, JointType::Prismatic};
+      s.import_path = "MuJoCo 3's own URDF import (the URDF's text loaded by the WebAssembly module)";
+    }
     return s;
   }
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);
+    if (urdf_) {
+      if (f.source_kind != "urdf") return "the model was not read from a URDF (this adapter audits MuJoCo 3's URDF import)";
+      for (int i = 0; i < m.NB; ++i) {
+        if (m.joint[i].type == JointType::Free)
+          return "joint '" + m.joint_name[i] + "': MuJoCo's URDF import welds the root link to the world (the fixture has a floating base)";
+        if (m.joint[i].type != JointType::Revolute && m.joint[i].type != JointType::Prismatic)
+          return "joint '" + m.joint_name[i] + "': the adapter runs URDF revolute, continuous and prismatic joints (" +
+                 joint_type_name(m.joint[i].type) + ")";
+      }
+    }
     if (!m.loops.empty())
       return "loop joint '" + m.loops[0].name + "': the mujoco-js adapter runs trees (loop equality anchors are not written through the WebAssembly bindings)";
     for (int i = 0; i < m.NB; ++i) {
@@ -154,11 +172,19 @@ class MujocoJsAdapter : public EngineAdapter {
     return "";
   }
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
-    return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file); });
+    if (urdf_) throw EngineError("mujoco-js-urdf reads the model's URDF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
+    return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file, ""); });
+  }
+  EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
+    if (!urdf_) return run(f, fixture_file);
+    return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file, source); });
   }
 
  private:
-  EngineOutput run_checked(const Fixture& f, const std::string& fixture_file) const {
+  bool urdf_;
+
+  // source: the URDF (MuJoCo 3's URDF import), or empty for the MJCF rbdref writes.
+  EngineOutput run_checked(const Fixture& f, const std::string& fixture_file, const std::string& source) const {
     Model<B> m = build_model<B>(f.model);
     const bool had_contacts = !m.contacts.empty();
     m.contacts.clear();  // trees only: the MJCF gets no contact geoms and the solver stays off
@@ -167,7 +193,16 @@ class MujocoJsAdapter : public EngineAdapter {
     // sample would cost a second Node start, so every sample's inputs are sent in canonical order
     // mapped by the DoF order of rbdref's depth-first bodies, which is the MJCF's body order.
     json input;
-    input["mjcf"] = mjcf_of(m, f.model.name, MjcfDialect::MuJoCo3);
+    if (source.empty()) {
+      input["mjcf"] = mjcf_of(m, f.model.name, MjcfDialect::MuJoCo3);
+    } else {
+      std::ifstream in(source, std::ios::binary);
+      if (!in) throw EngineError("cannot read the URDF " + source);
+      std::stringstream text;
+      text << in.rdbuf();
+      input["urdf"] = text.str();
+      input["disable_constraints"] = true;
+    }
     // MuJoCo orders DoFs by body, depth first, in the order the MJCF lists them; mjcf_of writes the
     // bodies depth first from rbdref's body order, so MuJoCo's DoF address of joint i is computed
     // here and checked against the script's jnt_dofadr below.
@@ -183,6 +218,23 @@ class MujocoJsAdapter : public EngineAdapter {
       mj_dof[i] = dof, mj_qpos[i] = qp;
       dof += m.nvi[i], qp += m.nqi[i];
       for (auto it = children[i].rbegin(); it != children[i].rend(); ++it) stack.push_back(*it);
+    }
+    // MuJoCo's URDF import orders the bodies its own way: the DoF and qpos addresses come from a first
+    // pass that loads the model alone.
+    if (!source.empty()) {
+      json probe = input;
+      probe["samples"] = json::array();
+      const json o0 = run_script(probe);
+      std::vector<std::string> names;
+      if (!o0.contains("jnt_names") || !o0["jnt_names"].is_array()) throw EngineError("mujoco-js: the script's output lacks jnt_names");
+      for (const json& n : o0["jnt_names"]) names.push_back(n.is_string() ? n.get<std::string>() : "");
+      const std::vector<double> dofadr = doubles(o0, "jnt_dofadr", names.size()), qposadr = doubles(o0, "jnt_qposadr", names.size());
+      for (int i = 0; i < m.NB; ++i) {
+        const auto it = std::find(names.begin(), names.end(), mj_joint_names(m, i)[0]);
+        if (it == names.end()) throw EngineError("MuJoCo's URDF import has no joint '" + mj_joint_names(m, i)[0] + "'");
+        mj_dof[i] = static_cast<int>(dofadr[static_cast<size_t>(it - names.begin())]);
+        mj_qpos[i] = static_cast<int>(qposadr[static_cast<size_t>(it - names.begin())]);
+      }
     }
     std::vector<MujocoMap> maps;
     json samples = json::array();
@@ -240,7 +292,9 @@ class MujocoJsAdapter : public EngineAdapter {
     std::vector<double> colind;
     if (o.contains("M_colind") && o["M_colind"].is_array()) colind = doubles(o, "M_colind", o["M_colind"].size());
 
-    EngineOutput out = output_header(*this, f, fixture_file, "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits), MuJoCo 3 dialect");
+    EngineOutput out = output_header(*this, f, fixture_file,
+                                     source.empty() ? "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits), MuJoCo 3 dialect"
+                                                    : "MuJoCo 3's own URDF import of " + source);
     out.conventions = {
         {"name", "mujoco"},
         {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
@@ -306,6 +360,7 @@ class MujocoJsAdapter : public EngineAdapter {
 
 }  // namespace
 
-std::unique_ptr<EngineAdapter> make_mujoco_js_adapter() { return std::make_unique<MujocoJsAdapter>(); }
+std::unique_ptr<EngineAdapter> make_mujoco_js_adapter() { return std::make_unique<MujocoJsAdapter>(false); }
+std::unique_ptr<EngineAdapter> make_mujoco_js_urdf_adapter() { return std::make_unique<MujocoJsAdapter>(true); }
 
 }  // namespace rbd

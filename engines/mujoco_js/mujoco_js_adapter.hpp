@@ -29,5 +29,9 @@
 namespace rbd {
 
 std::unique_ptr<EngineAdapter> make_mujoco_js_adapter();
+// MuJoCo 3's own URDF import ("mujoco-js-urdf"): the URDF's text loaded by the WebAssembly module,
+// limits, friction loss, springs and dampers switched off after loading; DoF addresses from a first
+// pass that loads the model alone; the rest as above.
+std::unique_ptr<EngineAdapter> make_mujoco_js_urdf_adapter();
 
 }  // namespace rbd

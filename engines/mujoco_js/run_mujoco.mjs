@@ -1,7 +1,8 @@
 // Runs MuJoCo 3 (the official WebAssembly build, npm package mujoco-js) for rbdref's mujoco-js
 // adapter (mujoco_js_adapter.hpp): node run_mujoco.mjs IN.json OUT.json
 //
-// IN:  {"mjcf": text, "samples": [{"qpos", "qvel", "qfrc_applied", "qacc"}]}  (MuJoCo's order)
+// IN:  {"mjcf": text | "urdf": text, "disable_constraints": bool,
+//       "samples": [{"qpos", "qvel", "qfrc_applied", "qacc"}]}  (MuJoCo's order)
 // OUT: {"version", "nq", "nv", "nbody", "njnt", "neq", "gravity", the model arrays the echo reads
 //       (body_names, body_mass, body_ipos, body_iquat, body_inertia, body_pos, body_quat,
 //       jnt_names, jnt_axis, jnt_dofadr, jnt_qposadr), the sparse layout of qM and qLD
@@ -44,12 +45,21 @@ try {
     writeFileSync(outFile, JSON.stringify({ version: mj.mj_versionString() }));
     process.exit(0);
   }
-  mj.FS.writeFile('/model.xml', input.mjcf);
+  // An MJCF rbdref wrote, or the user's URDF (MuJoCo's own URDF import), written into the
+  // module's file system.
+  const file = input.urdf !== undefined ? '/model.urdf' : '/model.xml';
+  mj.FS.writeFile(file, input.urdf !== undefined ? input.urdf : input.mjcf);
   let m;
   try {
-    m = mj.MjModel.loadFromXML('/model.xml');
+    m = mj.MjModel.loadFromXML(file);
   } catch (e) {
-    throw new Error('MuJoCo rejected the model: ' + message(e));
+    throw new Error((input.urdf !== undefined ? "MuJoCo's URDF import rejected the file: " : 'MuJoCo rejected the model: ') + message(e));
+  }
+  // A URDF may switch on limits, friction loss and damping, which the reference does not model.
+  if (input.disable_constraints) {
+    const D = mj.mjtDisableBit;
+    m.opt.disableflags = m.opt.disableflags | D.mjDSBL_CONSTRAINT.value | D.mjDSBL_CONTACT.value | D.mjDSBL_SPRING.value |
+                         D.mjDSBL_DAMPER.value;
   }
   const d = new mj.MjData(m);
   const names = (adr, n) => {
