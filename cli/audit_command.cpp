@@ -433,6 +433,12 @@ int run_audit(const AuditOptions& o) {
       EngineOutput eo;
       try {
         eo = a->imports_source() ? a->run_source(fx, fixture_file, me.user ? me.file : models_dir + "/" + me.file) : a->run(fx, fixture_file);
+      } catch (const EngineRefusal& e) {
+        std::cerr << "refused (" << e.what() << ")\n";
+        runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "refused"}, {"reason", e.what()}});
+        audit_runs.push_back({a->name(), me.name, "refused", "", e.what(), nullptr});
+        report_of.push_back(std::string::npos);
+        continue;
       } catch (const EngineError& e) {
         std::cerr << "FAILED: " << e.what() << "\n";
         runs.push_back({{"engine", a->name()}, {"model", me.name}, {"status", "engine failed"}, {"reason", e.what()}});

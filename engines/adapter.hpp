@@ -57,6 +57,14 @@ class EngineError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The engine refuses the model as the user wrote it, for a reason of its own that rbdref does not
+// share (MuJoCo checks each URDF link's own inertia before it fuses fixed links; rbdref checks the
+// fused body): the audit reports the run as "refused" with the engine's words, not as a failure.
+class EngineRefusal : public EngineError {
+ public:
+  using EngineError::EngineError;
+};
+
 std::vector<std::unique_ptr<EngineAdapter>> available_adapters();
 
 }  // namespace rbd

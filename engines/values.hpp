@@ -97,6 +97,51 @@ EngineOutput guarded_run(const EngineAdapter& a, const Fixture& f, const std::st
   }
 }
 
+// A URDF's text without its <visual> and <collision> elements (and what they hold), for an import
+// path whose engine must open every mesh file a URDF names: a user's URDF arrives without its
+// package's meshes, which carry no dynamics (masses and inertias are the <inertial>s). removed
+// counts the elements taken out.
+inline std::string strip_urdf_geometry(const std::string& urdf, int* removed = nullptr) {
+  std::string out;
+  int n = 0;
+  size_t i = 0;
+  while (i < urdf.size()) {
+    size_t best = std::string::npos;
+    std::string tag;
+    for (const char* t : {"visual", "collision"}) {
+      const size_t p = urdf.find(std::string("<") + t, i);
+      if (p != std::string::npos && (p + 1 + std::char_traits<char>::length(t) < urdf.size()) &&
+          std::string(" \t\r\n/>").find(urdf[p + 1 + std::char_traits<char>::length(t)]) != std::string::npos && p < best)
+        best = p, tag = t;
+    }
+    if (best == std::string::npos) {
+      out += urdf.substr(i);
+      break;
+    }
+    out += urdf.substr(i, best - i);
+    const size_t gt = urdf.find('>', best);
+    if (gt == std::string::npos) {
+      out += urdf.substr(best);
+      break;
+    }
+    size_t end;
+    if (urdf[gt - 1] == '/') {
+      end = gt + 1;
+    } else {
+      const size_t close = urdf.find("</" + tag + ">", gt);
+      if (close == std::string::npos) {
+        out += urdf.substr(best);
+        break;
+      }
+      end = close + tag.size() + 3;
+    }
+    ++n;
+    i = end;
+  }
+  if (removed) *removed = n;
+  return out;
+}
+
 // The first body of m (a Model<double>) whose rotational inertia about its centre of mass breaks
 // the triangle inequality of its principal moments (A + B >= C for every ordering: the condition
 // for a real mass distribution) by more than rel_slop of the trace: "body 'NAME': principal

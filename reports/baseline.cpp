@@ -11,7 +11,7 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-const std::set<std::string> kStatuses{"passed", "failed", "engine failed", "unsupported"};
+const std::set<std::string> kStatuses{"passed", "failed", "engine failed", "unsupported", "refused"};
 
 std::string d1(double x) { return format_number("%.1f", x); }
 
@@ -55,7 +55,7 @@ Baseline from_baseline(const json& doc, const std::string& path) {
     if (!seen.insert({e.engine, e.model}).second)
       throw InputError(path, at, "a second entry for " + e.engine + " × " + e.model + " (one per engine × model)");
     if (!j.contains("status") || !j["status"].is_string() || !kStatuses.count(j["status"].get<std::string>()))
-      throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported" +
+      throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported, refused" +
                                                  std::string(j.contains("status") ? ", got " + j["status"].dump() : ""));
     e.status = j["status"];
     if (j.contains("digits")) {
@@ -99,7 +99,7 @@ Baseline from_audit(const json& doc, const std::string& path) {
     if (!j.contains("status") || !j["status"].is_string()) throw InputError(path, at + ".status", "expected a string");
     e.status = j["status"];
     if (e.status == "not available") continue;
-    if (!kStatuses.count(e.status)) throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported");
+    if (!kStatuses.count(e.status)) throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported, refused");
     if (j.contains("diagnosis") && j["diagnosis"].is_string()) e.diagnosis = j["diagnosis"];
     if (e.status == "engine failed") e.known_failures.insert("engine");
     for (size_t i = 0; i < reports.size(); ++i) {
@@ -216,7 +216,7 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
   const double m = e && e->margin >= 0 ? e->margin : b.margin;
   v.reason = e ? e->reason : "";
   const std::string why = e && !e->reason.empty() ? " (" + e->reason + ")" : "";
-  if (run.status == "unsupported") return v;
+  if (run.status == "unsupported" || run.status == "refused") return v;
   if (run.status == "engine failed") {
     if (e && e->status == "engine failed") v.known.push_back("the engine failed, as in the baseline" + why), v.known_names.insert("engine");
     else v.regressions.push_back("the engine failed: " + run.reason);

@@ -32,7 +32,7 @@ namespace rbd {
 
 struct BaselineEntry {
   std::string engine, model;
-  std::string status;                    // passed | failed | engine failed | unsupported
+  std::string status;                    // passed | failed | engine failed | unsupported | refused
   std::map<std::string, double> digits;  // quantity -> smallest digits over the samples
   std::set<std::string> known_failures;  // quantity names, check names, "samples", "model_echo"
   std::string diagnosis, reason;         // the audit's diagnosis; why it is accepted (hand-written)

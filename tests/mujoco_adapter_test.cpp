@@ -2,6 +2,7 @@
 // fixture, and the proof that the free-joint map is right (and that a wrong one is caught).
 #include "checks/random_model.hpp"
 #include "engines/mujoco/mujoco_adapter.hpp"
+#include "engines/values.hpp"
 #include "reports/compare.hpp"
 
 #include <gtest/gtest.h>
@@ -346,6 +347,43 @@ TEST(MujocoUrdf, ImportsTheUrdfAndItsEchoFindsTheInertiaItChanges) {
   // A floating base is refused: MuJoCo's URDF import welds the root link to the world.
   const std::string why = a->unsupported(read_fixture_file(kData + "/golden/box_contacts.fixture.json"));
   EXPECT_NE(why.find("welds the root link"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace rbd::test
+
+namespace rbd::test {
+namespace {
+
+// A user's URDF names meshes (package://...) that are not at hand: MuJoCo cannot open them, so the
+// import path loads the URDF again without its <visual> and <collision> elements and says so
+// (conventions.import_note); the UR-style arm then matches rbdref's model. A URDF whose links'
+// own inertias MuJoCo refuses before it fuses them (the ANYmal-style quadruped's bare frames) is a
+// refusal (EngineRefusal: the audit's "refused"), not a failure.
+TEST(MujocoUrdf, MissingMeshesAreStrippedAndOwnInertiaChecksAreRefusals) {
+  const std::string corpus = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/";
+  const auto a = make_mujoco_urdf_adapter();
+  {
+    const Fixture f = make_fixture(load_model(corpus + "ur_style_arm.urdf"), 2, 3, *Precision::parse("bin50"));
+    const EngineOutput e = a->run_source(f, "ur_style_arm", corpus + "ur_style_arm.urdf");
+    ASSERT_TRUE(e.conventions.contains("import_note")) << e.conventions.dump(1);
+    EXPECT_NE(e.conventions["import_note"].get<std::string>().find("<visual> and <collision> elements removed"), std::string::npos);
+    EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+    EXPECT_TRUE(compare(f, "ur", e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)"))).passed);
+  }
+  const Fixture f = make_fixture(load_model(corpus + "anymal_style_quadruped.urdf"), 1, 3, *Precision::parse("bin50"));
+  EXPECT_THROW(a->run_source(f, "anymal", corpus + "anymal_style_quadruped.urdf"), EngineRefusal);
+}
+
+TEST(StripUrdfGeometry, RemovesVisualAndCollisionOnly) {
+  const std::string urdf =
+      "<robot><link name=\"a\"><inertial><mass value=\"1\"/></inertial><visual><geometry><mesh filename=\"package://x/a.stl\"/>"
+      "</geometry></visual><collision name=\"c\"><geometry><box size=\"1 1 1\"/></geometry></collision><visual/></link>"
+      "<link name=\"visualizer\"/></robot>";
+  int removed = 0;
+  const std::string s = strip_urdf_geometry(urdf, &removed);
+  EXPECT_EQ(removed, 3);
+  EXPECT_EQ(s, "<robot><link name=\"a\"><inertial><mass value=\"1\"/></inertial></link><link name=\"visualizer\"/></robot>");
 }
 
 }  // namespace

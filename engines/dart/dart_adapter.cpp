@@ -34,6 +34,8 @@
 #endif
 
 #include <climits>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 
 #include <Eigen/Cholesky>
@@ -679,7 +681,22 @@ class DartUrdfAdapter : public EngineAdapter {
     dart::utils::DartLoader::Options opt;
     opt.mDefaultRootJointType = floating ? dart::utils::DartLoader::RootJointType::FLOATING : dart::utils::DartLoader::RootJointType::FIXED;
     dart::utils::DartLoader loader(opt);
-    const dd::SkeletonPtr skel = loader.parseSkeleton(dart::common::Uri::createFromPath(abs_path));
+    dd::SkeletonPtr skel = loader.parseSkeleton(dart::common::Uri::createFromPath(abs_path));
+    std::string note;
+    if (!skel) {
+      // DART resolves every mesh URI a URDF names (package://... needs the package's folder): the
+      // URDF again without its <visual> and <collision> elements (no dynamics in them).
+      std::ifstream in(abs_path, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      int removed = 0;
+      const std::string stripped = strip_urdf_geometry(text.str(), &removed);
+      if (removed > 0) {
+        skel = loader.parseSkeletonString(stripped, dart::common::Uri::createFromPath(abs_path));
+        note = "DART's URDF loader could not read the URDF as written (a mesh URI it cannot resolve); it was read with its " +
+               std::to_string(removed) + " <visual> and <collision> elements removed (no dynamics in them)";
+      }
+    }
     if (!skel) throw EngineError("DART's URDF loader could not read " + std::string(abs_path));
     EngineOutput out = output_header(*this, f, fixture_file, std::string("DART's own URDF loader: DartLoader::parseSkeleton(") + abs_path + ")");
     out.conventions = {{"name", "dart"},
@@ -690,6 +707,7 @@ class DartUrdfAdapter : public EngineAdapter {
                        {"tau", "computeInverseDynamics at the sample's qdd (getForces)"},
                        {"qdd", "computeForwardDynamics at the sample's tau (getAccelerations)"},
                        {"gravity", "set to the model's (URDF has none)"}};
+    if (!note.empty()) out.conventions["import_note"] = note;
     for (size_t si = 0; si < f.samples.size(); ++si) {
       EngineSample es = engine_sample_of(f.samples[si]);
       const auto [q, qd, qdd, tau] = inputs_of(f.samples[si]);

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -162,9 +163,43 @@ class MujocoUrdfAdapter : public EngineAdapter {
     m.contacts.clear();  // contacts come from a contacts file, not the URDF: the tree quantities run
     char err[1000] = "";
     mjModel* mm = mj_loadXML(source.c_str(), nullptr, err, sizeof err);
-    if (!mm) throw EngineError("MuJoCo's URDF import rejected " + source + ": " + err);
+    std::string note;
+    if (!mm) {
+      const std::string first = err;
+      // The meshes a URDF names (package://...) are not at hand: the URDF again without its
+      // <visual> and <collision> elements (no dynamics in them), and a note saying so.
+      const bool refused = first.find("inertia") != std::string::npos || first.find("mass") != std::string::npos;
+      if (!refused && (first.find("file") != std::string::npos || first.find("resource") != std::string::npos || first.find("mesh") != std::string::npos)) {
+        std::ifstream in(source, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        int removed = 0;
+        const std::string stripped = strip_urdf_geometry(text.str(), &removed);
+        if (removed > 0) {
+          char path[] = "/tmp/rbdref-urdf-XXXXXX.urdf";
+          const int fd = ::mkstemps(path, 5);
+          if (fd < 0) throw EngineError("cannot create a temporary file for the URDF");
+          ::close(fd);
+          std::ofstream(path, std::ios::binary) << stripped;
+          err[0] = 0;
+          mm = mj_loadXML(path, nullptr, err, sizeof err);
+          std::remove(path);
+          note = "MuJoCo could not load the URDF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
+                 " <visual> and <collision> elements removed: their mesh files are not at hand, and the dynamics is the <inertial>s'";
+        }
+      }
+    }
+    if (!mm) {
+      const std::string e = err;
+      if (e.find("inertia") != std::string::npos || e.find("mass") != std::string::npos)
+        throw EngineRefusal("MuJoCo's URDF import refuses " + source + ": " + e +
+                            " (MuJoCo checks each link's own inertia before it fuses fixed links; rbdref checks the fused body)");
+      throw EngineError("MuJoCo's URDF import rejected " + source + ": " + e);
+    }
     mm->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_CONTACT | mjDSBL_PASSIVE;
-    return run_loaded(*this, f, fixture_file, m, mm, "MuJoCo's own URDF import: mj_loadXML(" + source + ")");
+    EngineOutput out = run_loaded(*this, f, fixture_file, m, mm, "MuJoCo's own URDF import: mj_loadXML(" + source + ")");
+    if (!note.empty()) out.conventions["import_note"] = note;
+    return out;
   }
 };
 

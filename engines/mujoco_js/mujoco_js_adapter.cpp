@@ -221,10 +221,33 @@ class MujocoJsAdapter : public EngineAdapter {
     }
     // MuJoCo's URDF import orders the bodies its own way: the DoF and qpos addresses come from a first
     // pass that loads the model alone.
+    std::string note;
     if (!source.empty()) {
       json probe = input;
       probe["samples"] = json::array();
-      const json o0 = run_script(probe);
+      json o0;
+      try {
+        o0 = run_script(probe);
+      } catch (const EngineError& e) {
+        const std::string first = e.what();
+        int removed = 0;
+        const std::string stripped = strip_urdf_geometry(input["urdf"].get<std::string>(), &removed);
+        const bool files = first.find("file") != std::string::npos || first.find("resource") != std::string::npos ||
+                           first.find("mesh") != std::string::npos;
+        if (first.find("inertia") != std::string::npos || first.find("mass") != std::string::npos) {
+          throw EngineRefusal(first + " (MuJoCo checks each link's own inertia before it fuses fixed links; rbdref checks the fused body)");
+        } else if (files && removed > 0) {
+          // The meshes a URDF names are not in the module's file system: the URDF without its
+          // <visual> and <collision> elements (no dynamics in them), and a note saying so.
+          input["urdf"] = stripped;
+          probe["urdf"] = stripped;
+          note = "MuJoCo could not load the URDF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
+                 " <visual> and <collision> elements removed: their mesh files are not at hand, and the dynamics is the <inertial>s'";
+          o0 = run_script(probe);
+        } else {
+          throw;
+        }
+      }
       std::vector<std::string> names;
       if (!o0.contains("jnt_names") || !o0["jnt_names"].is_array()) throw EngineError("mujoco-js: the script's output lacks jnt_names");
       for (const json& n : o0["jnt_names"]) names.push_back(n.is_string() ? n.get<std::string>() : "");
@@ -309,6 +332,7 @@ class MujocoJsAdapter : public EngineAdapter {
         {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"},
         {"runtime", "WebAssembly under Node.js: IEEE binary64, round to nearest, no fused multiply-add"}};
     out.conventions["mujoco_dof_of_joint"] = mj_dof;
+    if (!note.empty()) out.conventions["import_note"] = note;
     if (had_contacts) out.conventions["contacts"] = "not run: the WebAssembly bindings do not expose mjData.contact for the adapter to write";
     out.model_echo = json::parse(model_echo(view, m).dump());
     out.model_echo["model_warnings"] = f.model_warnings;

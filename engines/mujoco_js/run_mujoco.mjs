@@ -53,7 +53,7 @@ try {
   try {
     m = mj.MjModel.loadFromXML(file);
   } catch (e) {
-    throw new Error((input.urdf !== undefined ? "MuJoCo's URDF import rejected the file: " : 'MuJoCo rejected the model: ') + message(e));
+    throw new Error((input.urdf !== undefined ? "MuJoCo's URDF import rejected the URDF: " : 'MuJoCo rejected the model: ') + message(e));
   }
   // A URDF may switch on limits, friction loss and damping, which the reference does not model.
   if (input.disable_constraints) {
