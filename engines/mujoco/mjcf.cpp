@@ -1,5 +1,6 @@
 // The MJCF rbdref writes for MuJoCo, and the pieces both MuJoCo adapters share (mjcf.hpp).
 #include "engines/mujoco/mjcf.hpp"
+#include "engines/values.hpp"
 
 #include "reference/spatial.hpp"
 
@@ -289,6 +290,22 @@ ojson model_echo(const MjModelView& mm, const Model<B>& m) {
   echo["status"] = match ? "match" : "differs";
   echo["bodies"] = bodies;
   return echo;
+}
+
+void put_tree_values(const MujocoMap& map, const std::vector<double>& M, const std::vector<double>& bias, const std::vector<double>& finv,
+                     const std::vector<double>& qacc, const MatX<B>& L, const VecX<B>& D, EngineSample& es) {
+  const Eigen::Index nv = map.J.rows();
+  const auto vec = [nv](const std::vector<double>& x) { return VecX<B>(Eigen::Map<const VecX<double>>(x.data(), nv).cast<B>()); };
+  const MatX<B> Hp = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M.data(), nv, nv).cast<B>();
+  const MatX<B> Jt = map.J.transpose();
+  es.values["H"] = num_mat(MatX<B>(Jt * Hp * map.J));
+  es.values["C"] = num_vec(VecX<B>(Jt * (vec(bias) + Hp * map.Jdot_v)));
+  es.values["tau"] = num_vec(VecX<B>(Jt * vec(finv)));
+  es.values["qdd"] = num_vec(VecX<B>(Jt * (vec(qacc) - map.Jdot_v)));
+  if (map.identity) {
+    es.values["L"] = num_mat(L);
+    es.values["D"] = num_vec(D);
+  }
 }
 
 }  // namespace rbd::mjcf

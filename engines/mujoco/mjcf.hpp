@@ -7,6 +7,7 @@
 #pragma once
 
 #include "engines/mujoco/mujoco_adapter.hpp"
+#include "io/engine_output.hpp"
 #include "reference/model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -55,6 +56,13 @@ struct MjModelView {
   double gravity[3] = {0, 0, 0};
   int nbody = 0, njnt = 0, nq = 0, nv = 0, neq = 0;
 };
+// MuJoCo's tree values at one sample (its DoF order and coordinates; M = mj_fullM row-major, bias =
+// qfrc_bias, finv = qfrc_inverse, qacc) into es.values in rbdref's canonical conventions
+// (mujoco_adapter.hpp): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v); the
+// factor L, D (already in canonical order) only when J is the identity. Both MuJoCo adapters.
+void put_tree_values(const MujocoMap& map, const std::vector<double>& M, const std::vector<double>& bias, const std::vector<double>& finv,
+                     const std::vector<double>& qacc, const MatX<B>& L, const VecX<B>& D, EngineSample& es);
+
 // The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
 ojson model_echo(const MjModelView& mm, const Model<B>& m);
 

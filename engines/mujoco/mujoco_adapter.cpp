@@ -567,18 +567,9 @@ EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::
     out.samples.push_back(std::move(es));
 
     // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v).
-    const MatX<B> Hp = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M.data(), nv, nv).cast<B>();
-    const MatX<B> Jt = map.J.transpose();
     EngineSample& e = out.samples.back();
-    e.values["H"] = num_mat(MatX<B>(Jt * Hp * map.J));
-    e.values["C"] = num_vec(VecX<B>(Jt * (vec_of(bias.data(), nv) + Hp * map.Jdot_v)));
-    e.values["tau"] = num_vec(VecX<B>(Jt * vec_of(finv.data(), nv)));
-    e.values["qdd"] = num_vec(VecX<B>(Jt * (vec_of(qacc.data(), nv) - map.Jdot_v)));
-    if (m.nc > 0) e.values["tau_c"] = num_vec(VecX<B>(Jt * vec_of(fc.data(), nv)));
-    if (map.identity) {
-      e.values["L"] = num_mat(L);
-      e.values["D"] = num_vec(D);
-    }
+    put_tree_values(map, M, bias, finv, qacc, L, D, e);
+    if (m.nc > 0) e.values["tau_c"] = num_vec(VecX<B>(map.J.transpose() * vec_of(fc.data(), nv)));
     if (runs_contacts(m)) contact_step(mm, d, m, mj_qpos, map, s, e);
   }
 

@@ -366,16 +366,7 @@ class MujocoJsAdapter : public EngineAdapter {
       es.raw["qacc"] = qacc;
       es.raw["qLD"] = qLD;
       es.raw["qfrc_inverse"] = finv;
-      const MatX<B> Hp = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(M.data(), nv, nv).cast<B>();
-      const MatX<B> Jt = map.J.transpose();
-      es.values["H"] = num_mat(MatX<B>(Jt * Hp * map.J));
-      es.values["C"] = num_vec(VecX<B>(Jt * (vec_of(bias) + Hp * map.Jdot_v)));
-      es.values["tau"] = num_vec(VecX<B>(Jt * vec_of(finv)));
-      es.values["qdd"] = num_vec(VecX<B>(Jt * (vec_of(qacc) - map.Jdot_v)));
-      if (map.identity) {
-        es.values["L"] = num_mat(L);
-        es.values["D"] = num_vec(D);
-      }
+      put_tree_values(map, M, bias, finv, qacc, L, D, es);
       out.samples.push_back(std::move(es));
     }
     return out;
