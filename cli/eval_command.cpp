@@ -10,6 +10,7 @@
 #include "fixtures/fixture.hpp"
 #include "io/model_io.hpp"
 
+#include <future>
 #include <iostream>
 #include <memory>
 
@@ -106,9 +107,19 @@ int run_eval(const EvalOptions& o) {
   const Precision pc = p->check();
   std::vector<CheckResult> checks;
   try {  // a number the precision cannot represent (1e400 at double) is bad input, named
-    ev = evaluate(*p, lm.desc, state, actuated, o.impact);
-    hi = evaluate(pc, lm.desc, state, actuated, o.impact);
-    with_precision(*p, RunChecks{lm.desc, state, o.impact, checks});
+    // The check precision on a second thread while this one evaluates and runs the checks (not
+    // with MPFR: its default precision is process-wide).
+    std::future<Evaluation> hi_async;
+    if (thread_safe_precision(*p))
+      hi_async = std::async(std::launch::async, [&] { return evaluate(pc, lm.desc, state, actuated, o.impact, EvaluationText::RawOnly); });
+    try {
+      ev = evaluate(*p, lm.desc, state, actuated, o.impact);
+      with_precision(*p, RunChecks{lm.desc, state, o.impact, checks});
+    } catch (...) {
+      if (hi_async.valid()) hi_async.wait();  // it reads lm and state
+      throw;
+    }
+    hi = hi_async.valid() ? hi_async.get() : evaluate(pc, lm.desc, state, actuated, o.impact, EvaluationText::RawOnly);
   } catch (const ModelError& e) {
     throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
   }
