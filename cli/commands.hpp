@@ -41,6 +41,7 @@ std::uint64_t parse_seed(const std::string& text, const std::string& option);
 Run add_eval(CLI::App& app);     // eval_command.cpp
 Run add_convert(CLI::App& app);  // convert_command.cpp
 Run add_fixture(CLI::App& app);  // fixture_command.cpp
+Run add_upgrade(CLI::App& app);  // fixture_command.cpp
 Run add_compare(CLI::App& app);  // compare_command.cpp
 Run add_check(CLI::App& app);    // check_command.cpp
 Run add_audit(CLI::App& app);    // audit_command.cpp

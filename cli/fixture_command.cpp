@@ -18,6 +18,7 @@ namespace {
 struct FixtureOptions {
   std::string model, precision = "bin50", out, seed = "1";
   std::string samples = "8";  // parsed here: CLI11's "Could not convert" said nothing of the range
+  std::string threads;        // empty: default_threads()
   ModelOptions mo;
 };
 
@@ -31,12 +32,21 @@ int run_fixture(const FixtureOptions& o) {
   if (samples < 1 || samples > 100000)
     throw InputError("--samples", "", "expected an integer from 1 to 100000, got '" + o.samples + "'");
   const std::uint64_t seed = parse_seed(o.seed, "--seed");
+  int threads = default_threads();
+  if (!o.threads.empty()) {
+    const bool ok = o.threads.size() <= 3 && o.threads.find_first_not_of("0123456789") == std::string::npos;
+    threads = ok ? std::stoi(o.threads) : 0;
+    if (threads < 1 || threads > 256) throw InputError("--threads", "", "expected an integer from 1 to 256, got '" + o.threads + "'");
+  }
   check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", o.out}});
   check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("fixture", lm);
-  const Fixture f = make_fixture(lm, samples, seed, *p);
-  write_file_atomic(o.out, fixture_to_json(f).dump(1) + "\n");
+  const Fixture f = make_fixture(lm, samples, seed, *p, threads);
+  // A name ending in .gz is written gzip-compressed (every reader of fixtures reads both).
+  const std::string text = fixture_to_json(f).dump(1) + "\n";
+  const bool gz = o.out.size() > 3 && o.out.compare(o.out.size() - 3, 3, ".gz") == 0;
+  write_file_atomic(o.out, gz ? gzip_compress(text) : text);
   int worst = f.digits;
   for (const Sample& s : f.samples)
     for (const Quantity& q : s.ref.quantities) worst = std::min(worst, q.normwise_digits);
@@ -46,7 +56,31 @@ int run_fixture(const FixtureOptions& o) {
   return 0;
 }
 
+// rbdref upgrade FIXTURE --out F: an older fixture rewritten in the current format, every sample,
+// value and digit count kept (no dynamics recomputed: the samples stay those of the file).
+int run_upgrade(const std::string& in, const std::string& out) {
+  check_distinct_paths({in}, {{"--out", out}});
+  check_output_path(out);
+  const json doc = read_json_file(in);
+  const Fixture f = read_fixture(doc, in);
+  const std::string text = fixture_to_json(f).dump(1) + "\n";
+  const bool gz = out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0;
+  write_file_atomic(out, gz ? gzip_compress(text) : text);
+  std::cerr << "rbdref upgrade: " << in << " (version " << doc.value("version", 0) << ", " << f.samples.size()
+            << " samples) → " << out << " (version 3)\n";
+  return 0;
+}
+
 }  // namespace
+
+Run add_upgrade(CLI::App& app) {
+  auto in = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("upgrade", "Rewrite an older golden fixture in the current format (same samples, values and digits)");
+  sub->add_option("fixture", *in, "Fixture file (any version this build reads; gzip or not)")->required();
+  sub->add_option("--out", *out, "Fixture file to write (atomically; a name ending in .gz is gzip-compressed)")->required()->check(nonempty_output);
+  return [in, out] { return run_upgrade(*in, *out); };
+}
 
 Run add_fixture(CLI::App& app) {
   auto o = std::make_shared<FixtureOptions>();
@@ -55,6 +89,8 @@ Run add_fixture(CLI::App& app) {
   sub->add_option("--samples", o->samples, "Number of samples (default 8)");
   sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
   sub->add_option("--precision", o->precision, "Precision of the reference values (default bin50)");
+  sub->add_option("--threads", o->threads,
+                  "Samples computed at once (default: the machine's hardware threads; MPFR precisions use one)");
   sub->add_option("--out", o->out, "Fixture file to write (atomically)")->required()->check(nonempty_output);
   o->mo.add_to(sub, /*with_contacts=*/true);
   return [o] { return run_fixture(*o); };

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "rbdref 0.1.0");
   const std::vector<std::pair<std::string, rbd::cli::Run>> commands = {
       {"eval", rbd::cli::add_eval(app)},       {"convert", rbd::cli::add_convert(app)},
-      {"fixture", rbd::cli::add_fixture(app)}, {"compare", rbd::cli::add_compare(app)},
+      {"fixture", rbd::cli::add_fixture(app)}, {"upgrade", rbd::cli::add_upgrade(app)}, {"compare", rbd::cli::add_compare(app)},
       {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)},
       {"assemble", rbd::cli::add_assemble(app)}, {"simulate", rbd::cli::add_simulate(app)},
       {"engines", rbd::cli::add_engines(app)}, {"html", rbd::cli::add_html(app)}, {"hunt", rbd::cli::add_hunt(app)}};

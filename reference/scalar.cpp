@@ -74,6 +74,49 @@ double decimal_half_unit(const std::string& s) {
   return 0.5 * std::pow(10.0, static_cast<double>(last));
 }
 
+std::string round_significant(const std::string& s, int sig) {
+  if (!is_decimal(s) || sig < 1) return s;
+  size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  const bool negative = s[0] == '-';
+  std::string d;        // the significant digits, leading zeros dropped
+  long point = 0;       // digits written before the decimal point
+  bool after_point = false;
+  for (; i < s.size() && s[i] != 'e' && s[i] != 'E'; ++i) {
+    if (s[i] == '.') { after_point = true; continue; }
+    if (d.empty() && s[i] == '0') {
+      if (after_point) --point;  // a leading zero after the point lowers the exponent
+      continue;
+    }
+    d += s[i];
+    if (!after_point) ++point;
+  }
+  if (d.size() <= static_cast<size_t>(sig)) return s;  // zero, or no more digits than asked
+  long long exp10 = 0;
+  if (i < s.size()) {
+    const std::string e = s.substr(i + 1);
+    if (e.size() > 12) return s;  // beyond any scalar's range: leave the text alone
+    exp10 = std::stoll(e);
+  }
+  // The value is 0.d × 10^(point + exp10), so the leading digit has weight 10^(point + exp10 - 1).
+  long long lead = static_cast<long long>(point) + exp10 - 1;
+  const bool up = d[static_cast<size_t>(sig)] >= '5';  // half away from zero, on the digits as written
+  d.resize(static_cast<size_t>(sig));
+  if (up) {
+    int k = sig - 1;
+    while (k >= 0 && d[static_cast<size_t>(k)] == '9') d[static_cast<size_t>(k--)] = '0';
+    if (k >= 0) {
+      ++d[static_cast<size_t>(k)];
+    } else {  // 99.9 → 100: one more digit in front, the last one dropped
+      d = "1" + d.substr(0, d.size() - 1);
+      ++lead;
+    }
+  }
+  while (d.size() > 1 && d.back() == '0') d.pop_back();  // trailing zeros carry nothing
+  char e[32];
+  std::snprintf(e, sizeof e, "e%c%02lld", lead < 0 ? '-' : '+', lead < 0 ? -lead : lead);
+  return std::string(negative ? "-" : "") + d[0] + (d.size() > 1 ? "." + d.substr(1) : "") + e;
+}
+
 namespace {
 
 void require_decimal(const std::string& s) {

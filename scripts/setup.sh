@@ -15,6 +15,7 @@ PACKAGES=(
   libtinyxml2-dev          # URDF reader
   libbenchmark-dev         # bench/
   libssl-dev               # SHA-256 of model files (provenance)
+  zlib1g-dev               # gzip fixtures (fixture --out F.json.gz; every reader reads gzip)
   liborocos-kdl-dev libkdl-parser-dev liburdfdom-dev  # KDL: an independent URDF import and dynamics for cross-checks
   libmujoco-dev            # MuJoCo 2.2.2: the first audited engine (engines/mujoco)
   libsimbody-dev           # Simbody 3.7: exact loop constraints (engines/simbody), trees too

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -39,6 +40,122 @@ TEST(Fixture, GoldenFixturesReadAndMatchTheirModels) {
     EXPECT_GE(f.samples.size(), 3u) << entry.path();
     EXPECT_EQ(fixture_to_json(f).dump(1) + "\n", read_text_file(entry.path().string())) << entry.path();
   }
+}
+
+// Version 3's tree layout (docs/formats.md): on the floating humanoid, row i of H holds the DoF and
+// its ancestors and row i of L its ancestors; the reader rebuilds full matrices whose entries are
+// the computed ones (off the tree: exact zeros, ones on L's diagonal, all digits), each value
+// within its stored rounding of the computed one; and the tree layout is what makes the file small.
+TEST(Fixture, TreeLayoutStoresTheAncestorsAndReadsBackTheFullMatrices) {
+  UrdfOptions uo;
+  uo.floating_base = true;
+  const LoadedModel lm = load_model(kData + "/models/humanoid.urdf", uo);
+  const Fixture f = make_fixture(lm, 2, 5, *Precision::parse("bin50"));
+  const nlohmann::ordered_json doc = fixture_to_json(f);
+  EXPECT_EQ(doc["version"], 3);
+  EXPECT_EQ(doc["layouts"]["H"], "tree");
+  EXPECT_EQ(doc["layouts"]["L"], "tree");
+  const Model<double> m = model_layout(f.model);
+  for (int i = 0; i < m.nv; ++i) {
+    size_t depth = 0;
+    for (int j = m.dof_parent[i]; j >= 0; j = m.dof_parent[j]) ++depth;
+    EXPECT_EQ(doc["samples"][0]["outputs"]["H"][i].size(), depth + 1) << i;
+    EXPECT_EQ(doc["samples"][0]["outputs"]["L"][i].size(), depth) << i;
+    EXPECT_EQ(doc["samples"][0]["certified_digits"]["H"][i].size(), depth + 1) << i;
+  }
+  const Fixture back = read_fixture(json::parse(doc.dump()), "mem");
+  ScopedMpfrDigits guard(80);
+  for (size_t k = 0; k < f.samples.size(); ++k)
+    for (const char* name : {"H", "L", "C", "qdd"}) {
+      const Quantity* a = f.samples[k].ref.find(name);
+      const Quantity* b = back.samples[k].ref.find(name);
+      ASSERT_TRUE(a && b) << name;
+      ASSERT_EQ(a->values.size(), b->values.size()) << name;
+      EXPECT_EQ(a->digits, b->digits) << name;
+      for (size_t e = 0; e < a->values.size(); ++e) {
+        const mpfr x = from_decimal<mpfr>(a->values[e]), y = from_decimal<mpfr>(b->values[e]);
+        // stored with d + 2 digits (at least 17): off by at most half a unit in the last one
+        const int d = std::max(a->digits[e] + 2, 17);
+        EXPECT_LE(abs(mpfr(x - y)), abs(x) * pow(mpfr(10), mpfr(1 - d)) / 2) << name << "[" << e << "] " << a->values[e] << " " << b->values[e];
+      }
+    }
+  // Far below version 2's full rows at all digits (the figure per sample is in docs/benchmarks.md).
+  const size_t per_sample = doc["samples"][0].dump(1).size();
+  EXPECT_LT(per_sample, 80000u);
+}
+
+// A tree-layout row of the wrong length is bad input, named (the checksum recomputed, so that the
+// reader gets past it to the row).
+TEST(Fixture, TreeLayoutRowOfTheWrongLengthIsNamed) {
+  nlohmann::ordered_json doc = fixture_to_json(small_fixture());
+  ASSERT_EQ(doc["layouts"]["H"], "tree");
+  doc["samples"][1]["outputs"]["H"][1].push_back("1.0");
+  json j = json::parse(doc.dump());
+  j["checksum"] = fixture_checksum(j);
+  try {
+    read_fixture(j, "f.json");
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "samples[1].outputs.H[1]");
+    EXPECT_NE(std::string(e.what()).find("tree layout"), std::string::npos) << e.what();
+  }
+  json k = json::parse(fixture_to_json(small_fixture()).dump());
+  k["layouts"]["L"] = "sparse";
+  k["checksum"] = fixture_checksum(k);
+  EXPECT_THROW(read_fixture(k, "f.json"), InputError);
+}
+
+// Fixtures of version 2 (full rows, every digit, written before issue 12) are still read, and say
+// what a fixture made now says: the same entries, within the stored rounding, digits within one
+// (version 2 certified from the decimal text; now from the values themselves).
+TEST(Fixture, Version2FixturesAreStillRead) {
+  const std::string file = std::string(RBDREF_SOURCE_DIR) + "/tests/data/fixtures_v2/double_pendulum_v2.json";
+  const Fixture old = read_fixture_file(file);
+  ASSERT_EQ(old.samples.size(), 8u);
+  const Fixture now = make_fixture(load_model(kData + "/models/double_pendulum.urdf"), 8, old.seed, *Precision::parse("bin50"));
+  ScopedMpfrDigits guard(80);
+  for (size_t k = 0; k < old.samples.size(); ++k) {
+    EXPECT_EQ(old.samples[k].q, now.samples[k].q);
+    for (const Quantity& a : old.samples[k].ref.quantities) {
+      const Quantity* b = now.samples[k].ref.find(a.name);
+      ASSERT_TRUE(b) << a.name;
+      ASSERT_EQ(a.values.size(), b->values.size());
+      for (size_t e = 0; e < a.values.size(); ++e) {
+        EXPECT_LE(std::abs(a.digits[e] - b->digits[e]), 1) << a.name << e;
+        const mpfr x = from_decimal<mpfr>(a.values[e]), y = from_decimal<mpfr>(b->values[e]);
+        EXPECT_LE(abs(mpfr(x - y)), abs(x) * pow(mpfr(10), mpfr(-40)) + pow(mpfr(10), mpfr(-45))) << a.name << e;
+      }
+    }
+  }
+}
+
+// gzip: the same document, read transparently by the readers; a damaged or truncated stream is
+// bad input (InputError naming the file), never a crash or a half-read document.
+TEST(Fixture, GzipFixturesAreReadTransparently) {
+  const std::string text = fixture_to_json(small_fixture()).dump(1) + "\n";
+  const std::string gz = gzip_compress(text);
+  ASSERT_TRUE(is_gzip(gz));
+  EXPECT_LT(gz.size(), text.size() / 2);
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_gz_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "f.json.gz").string();
+  write_file_atomic(file, gz);
+  EXPECT_EQ(fixture_to_json(read_fixture_file(file)).dump(1) + "\n", text);
+  write_file_atomic(file, gz.substr(0, gz.size() / 2));  // truncated
+  try {
+    read_fixture_file(file);
+    FAIL() << "accepted a truncated gzip file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("gzip"), std::string::npos) << e.what();
+  }
+  std::string damaged = gz;
+  damaged[damaged.size() / 2] ^= 0x5a;
+  write_file_atomic(file, damaged);
+  EXPECT_THROW(read_fixture_file(file), InputError);
+  write_file_atomic(file, gz + "trailing");
+  EXPECT_THROW(read_fixture_file(file), InputError);
+  fs::remove_all(dir);
 }
 
 // The samples exercise the model: a home, a near-singular and random states; inputs are the exact

@@ -120,5 +120,39 @@ TEST(Scalar, EigenNumTraitsAreSound) {
   EXPECT_LE(static_cast<double>(bin50(abs(bin50(es.eigenvalues()(1) - bin50(3))))), 1e-48);
 }
 
+
+// round_significant (fixtures store each value to its certified digits): rounding half away from
+// zero on the written digits, the carry into a new leading digit, leading zeros, and no change to
+// text that has no more digits than asked.
+TEST(Scalar, RoundSignificantRoundsTheWrittenDigits) {
+  EXPECT_EQ(round_significant("1.23456e-02", 3), "1.23e-02");
+  EXPECT_EQ(round_significant("1.23556e-02", 3), "1.24e-02");
+  EXPECT_EQ(round_significant("123.45", 4), "1.235e+02");          // a half goes away from zero
+  EXPECT_EQ(round_significant("-123.45", 4), "-1.235e+02");
+  EXPECT_EQ(round_significant("9.996e+00", 3), "1e+01");           // carry into a new digit
+  EXPECT_EQ(round_significant("-0.000123456", 2), "-1.2e-04");     // leading zeros after the point
+  EXPECT_EQ(round_significant("1.2000000000000000000009e+300", 5), "1.2e+300");  // trailing zeros dropped
+  EXPECT_EQ(round_significant("0.000000000e+00", 3), "0.000000000e+00");  // zero: unchanged
+  EXPECT_EQ(round_significant("1.25e-3", 3), "1.25e-3");           // no more digits than asked: unchanged
+  EXPECT_EQ(round_significant("nan", 3), "nan");
+}
+
+// For any bin50 value: the rounded text is within half a unit of its last digit of the value, and
+// rounding it again changes nothing.
+RC_GTEST_PROP(Scalar, RoundSignificantIsWithinHalfAUnitAndIdempotent, ()) {
+  const double m = *rc::gen::inRange(-1000000, 1000000) / 1000.0;
+  const int e = *rc::gen::inRange(-300, 300);
+  const int sig = *rc::gen::inRange(1, 52);
+  const bin50 x = bin50(m) * pow(bin50(10), e) / bin50(7);
+  RC_PRE(x != 0);
+  const std::string t = to_decimal(x), r = round_significant(t, sig);
+  RC_ASSERT(round_significant(r, sig) == r);
+  ScopedMpfrDigits guard(120);
+  const mpfr xv = from_decimal<mpfr>(t), rv = from_decimal<mpfr>(r);
+  // the last kept digit has weight 10^(floor(log10|x|) - sig + 1); allow the exact half
+  const mpfr unit = pow(mpfr(10), mpfr(floor(log10(abs(xv))) - sig + 1));
+  RC_ASSERT(abs(mpfr(rv - xv)) <= unit / 2 * (1 + mpfr(1e-30)));
+}
+
 }  // namespace
 }  // namespace rbd::test
