@@ -18,7 +18,7 @@
 // Summary printed after the runs:
 //   ratio_alg    = t_alg(T) / t_alg(double)
 //   ratio_kernel = t_kernel(T) / t_kernel(double)
-//   overhead     = ratio_alg / ratio_kernel          (target <= 1.3)
+//   overhead     = ratio_alg / ratio_kernel          (target <= 1.0, issue 12; was 1.3)
 // and, for LᵀDL on bounded-depth trees, time(2n) / time(n) (target <= 2.2).
 //
 // Every benchmark also reports, as counters, the heap allocations of one call: `allocs` (all of
@@ -26,6 +26,7 @@
 // GMP's allocator, which MPFR uses for every value it creates).
 #include "checks/ladder_model.hpp"
 #include "checks/random_model.hpp"
+#include "io/model_io.hpp"
 #include "reference/loop_constraints.hpp"
 #include "reference/loop_fd_projection.hpp"
 #include "reference/loop_fd_sparse.hpp"
@@ -221,15 +222,24 @@ struct Problem {
   }
 };
 
-enum ModelId { kArm7 = 0, kHumanoid = 1 };
-const char* const kModelNames[] = {"arm7", "humanoid"};
+// fixtures/models/humanoid.urdf (the bundled humanoid) on a free joint: the model the Pinocchio
+// figures below were measured on (nv = 36). Loaded as the CLI loads it (io/model_io.hpp).
+ModelDesc humanoid_urdf() {
+  LoadOptions opt;
+  opt.floating_base = true;
+  return load_model(std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/humanoid.urdf", opt).desc;
+}
+
+enum ModelId { kArm7 = 0, kHumanoid = 1, kHumanoidUrdf = 2 };
+const char* const kModelNames[] = {"arm7", "humanoid", "urdf_humanoid"};
+const ModelId kModels[] = {kArm7, kHumanoid, kHumanoidUrdf};
 
 // Built on first use (inside the benchmark, so a filtered run builds only what it needs). MPFR
 // values are made while main's ScopedMpfrDigits(50) is alive and keep that precision.
 template <class T>
 const Problem<T>& problem(ModelId m) {
-  static std::unique_ptr<Problem<T>> p[2];
-  if (!p[m]) p[m] = std::make_unique<Problem<T>>(m == kArm7 ? arm7() : humanoid());
+  static std::unique_ptr<Problem<T>> p[3];
+  if (!p[m]) p[m] = std::make_unique<Problem<T>>(m == kArm7 ? arm7() : m == kHumanoid ? humanoid() : humanoid_urdf());
   return *p[m];
 }
 
@@ -474,7 +484,7 @@ void register_scalar() {
   common(benchmark::RegisterBenchmark(("BM_EigenKernel<" + s + ">").c_str(), BM_EigenKernel<T>))
       ->Unit(benchmark::kNanosecond);
   for (Alg a : {kRnea, kCrba, kLtdl, kAba})
-    for (ModelId m : {kArm7, kHumanoid}) {
+    for (ModelId m : kModels) {
       const std::string name = std::string("BM_") + kAlgNames[a] + "<" + s + ">/" + kModelNames[m];
       common(benchmark::RegisterBenchmark(name.c_str(), [a, m](benchmark::State& st) { run_alg<T>(st, a, m); }))
           ->Unit(benchmark::kMicrosecond);
@@ -559,6 +569,9 @@ double counter(const Collector::Result* r, const char* name) {
   return it == r->counters.end() ? 0 : it->second;
 }
 
+// An algorithm at scalar T should cost no more than T's raw arithmetic relative to double.
+constexpr double kOverheadTarget = 1.0;
+
 void print_summary(const Collector& c) {
   auto get = [&](const std::string& name) { return c.find(name); };
   std::printf("\n==== Summary (CPU time per call, fastest repetition) ====\n");
@@ -582,7 +595,7 @@ void print_summary(const Collector& c) {
   }
 
   std::printf("\nAlgorithms: ratio_alg = t_alg(T)/t_alg(double), ratio_kernel = t_kernel(T)/t_kernel(double),\n"
-              "overhead = ratio_alg/ratio_kernel (target <= 1.3); allocs = heap allocations per call\n"
+              "overhead = ratio_alg/ratio_kernel (target <= 1.0); allocs = heap allocations per call\n"
               "(all mallocs: vectors, Eigen, MPFR)\n");
   std::printf("%-12s %-5s %-9s %11s %10s %12s %9s %5s %9s\n", "scalar", "alg", "model", "t_alg", "ratio_alg",
               "ratio_kernel", "overhead", "", "allocs");
@@ -607,16 +620,45 @@ void print_summary(const Collector& c) {
         const bool is_double = std::string(s) == "double";
         if (!is_double) {
           ++total;
-          if (ov > 1.3) ++over;
+          if (ov > kOverheadTarget) ++over;
           if (ov > worst) worst = ov, worst_name = std::string(a) + "<" + s + ">/" + m;
         }
         std::printf("%-12s %-5s %-9s %11s %10.2f %12.2f %9.2f %5s %9.0f\n", s, a, m, fmt_time(at->cpu).c_str(), ra, rk,
-                    ov, is_double ? "" : (ov > 1.3 ? "OVER" : "ok"), allocs);
+                    ov, is_double ? "" : (ov > kOverheadTarget ? "OVER" : "ok"), allocs);
       }
   }
   if (total > 0)
-    std::printf("-> %d of %d (scalar, algorithm, model) overheads exceed 1.3; worst %.2f (%s)\n", over, total, worst,
+    std::printf("-> %d of %d (scalar, algorithm, model) overheads exceed %.1f; worst %.2f (%s)\n", over, total, kOverheadTarget, worst,
                 worst_name.c_str());
+
+  // Pinocchio 3.7 on the same model (fixtures/models/humanoid.urdf on a free joint, nv = 36), one
+  // core, measured on this machine kind (issue 12), µs per call; targets: rbdref/Pinocchio <= 1
+  // for the extended scalars, <= 1.2 for double.
+  struct PinocchioTimes {
+    const char* scalar;
+    double us[4];  // Rnea, Crba, Ltdl (not measured: 0), Aba
+  };
+  const PinocchioTimes kPinocchio[] = {{"double", {3.5, 6.7, 0, 9.1}},
+                                       {"bin50", {383, 455, 0, 1133}},
+                                       {"bin100", {787, 883, 0, 1768}},
+                                       {"mpfr50", {531, 640, 0, 1692}}};
+  bool any_urdf = false;
+  for (const auto& pt : kPinocchio)
+    for (const char* a : kAlgNames) any_urdf = any_urdf || get(std::string("BM_") + a + "<" + pt.scalar + ">/urdf_humanoid");
+  if (any_urdf) {
+    std::printf("\nfixtures/models/humanoid.urdf on a free joint (nv = 36) against Pinocchio 3.7 (same machine kind),\n"
+                "us per call; target rbdref/Pinocchio <= 1.0 (double: <= 1.2)\n");
+    std::printf("%-8s %-5s %12s %12s %8s %5s\n", "scalar", "alg", "rbdref", "Pinocchio", "ratio", "");
+    for (const auto& pt : kPinocchio)
+      for (int a : {kRnea, kCrba, kAba}) {
+        const auto* at = get(std::string("BM_") + kAlgNames[a] + "<" + pt.scalar + ">/urdf_humanoid");
+        if (!at) continue;
+        const double us = at->cpu * 1e6, ratio = us / pt.us[a];
+        const double target = std::string(pt.scalar) == "double" ? 1.2 : 1.0;
+        std::printf("%-8s %-5s %12.2f %12.1f %8.2f %5s\n", pt.scalar, kAlgNames[a], us, pt.us[a], ratio,
+                    ratio <= target ? "ok" : "OVER");
+      }
+  }
 
   std::printf("\nLTDL scaling in double on star_of_chains(n) (root + chains of 8 revolute bodies, depth <= 9),\n"
               "time(2n)/time(n), target <= 2.2\n");

@@ -14,6 +14,14 @@
 //   pass 3, i = 0..NB-1:  a'_i = Xup_i a_λ(i) + c_i         (a_-1 = -a_g)
 //                         qdd_i = D_i⁻¹ (u_i - U_iᵀ a'_i)
 //                         a_i = a'_i + S_i qdd_i
+//
+// As written, with cheaper forms of the same products: Xup_iᵀ Ia Xup_i uses the block structure
+// of Xup_i (transform_articulated_inertia_to_parent, spatial.hpp; Ia is a general symmetric 6x6,
+// not a rigid-body inertia), equal to the dense XᵀIX up to rounding; I_i v_i is the rigid-body
+// product of the 10 parameters; D_i⁻¹ is formed once per body (1/D_i for a 1-DoF joint, from an
+// LDLᵀ factor with a positivity check otherwise) instead of solving with the factor three times;
+// IA S, Sᵀ p and S qdd are column and entry reads when S is made of unit coordinate columns
+// (kinematics.hpp); the kinematics skip X0.
 #pragma once
 
 #include "reference/kinematics.hpp"
@@ -35,25 +43,41 @@ template <class T>
 AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
                  const std::vector<Force<T>>* f_ext = nullptr) {
   const int NB = model.NB;
-  const TreeKinematics<T> k = kinematics<T>(model, q, qd);
+  const TreeKinematics<T> k = kinematics<T>(model, q, qd, kVelocities);
   std::vector<Mat6<T>> IA(NB);
   std::vector<Force<T>> pA(NB);
   for (int i = 0; i < NB; ++i) {
     IA[i] = model.I[i].M;
-    pA[i] = crf<T>(k.v[i], model.I[i] * k.v[i]);
+    pA[i] = crf<T>(k.v[i], rigid_inertia_times<T>(model.I[i].M, k.v[i]));
     if (f_ext) pA[i] -= (*f_ext)[i];
   }
   AbaResult<T> r;
   std::vector<Mat6K<T>> U(NB);
-  std::vector<Eigen::LDLT<MatK<T>>> Dinv(NB);  // factor of D_i (nvi x nvi, SPD when H is)
+  std::vector<MatK<T>> Dinv(NB);  // D_i⁻¹ (nvi x nvi; D_i SPD when H is)
   std::vector<VecK<T>> u(NB);
   for (int i = NB - 1; i >= 0; --i) {
-    const int ni = model.nvi[i];
-    U[i] = IA[i] * k.S[i];
-    const MatK<T> D = k.S[i].transpose() * U[i];
-    u[i] = tau.segment(model.iv[i], ni) - k.S[i].transpose() * pA[i].c;
-    Dinv[i].compute(D);
-    if (Dinv[i].info() != Eigen::Success || !(Dinv[i].vectorD().minCoeff() > T(0))) {
+    const int ni = model.nvi[i], vi = model.iv[i];
+    U[i].resize(6, ni);
+    u[i].resize(ni);
+    for (int c = 0; c < ni; ++c) {
+      U[i].col(c) = I_times_S_col<T>(IA[i], k, i, c);
+      u[i](c) = tau(vi + c) - S_col_dot<T>(k, i, c, pA[i].c);
+    }
+    MatK<T> D(ni, ni);
+    for (int rr = 0; rr < ni; ++rr)
+      for (int c = 0; c < ni; ++c) D(rr, c) = S_col_dot<T>(k, i, rr, U[i].col(c));
+    bool pd = true;
+    if (ni == 1) {
+      pd = D(0, 0) > T(0);
+      if (pd) Dinv[i] = MatK<T>::Constant(1, 1, T(1) / D(0, 0));
+    } else if (ni > 1) {
+      const Eigen::LDLT<MatK<T>> ldlt(D);
+      pd = ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > T(0);
+      if (pd) Dinv[i] = ldlt.solve(MatK<T>(MatK<T>::Identity(ni, ni)));
+    } else {
+      Dinv[i].resize(0, 0);
+    }
+    if (!pd) {
       r.ok = false;
       r.failed_at = i;
       r.qdd.resize(0);  // no acceleration exists to report
@@ -61,9 +85,13 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
     }
     const int p = model.parent[i];
     if (p >= 0) {
-      const Mat6<T> Ia = IA[i] - U[i] * Dinv[i].solve(MatK<T>(U[i].transpose()));
-      const Force<T> pa(Vec6<T>(pA[i].c + Ia * k.c[i].c + U[i] * Dinv[i].solve(u[i])));
-      IA[p] += transform_inertia_to_parent<T>(k.Xup[i], Ia);
+      const Mat6K<T> UDinv = U[i] * Dinv[i];
+      Mat6<T> Ia = IA[i];
+      Ia.noalias() -= UDinv * U[i].transpose();
+      Force<T> pa = pA[i];
+      pa.c.noalias() += Ia * k.c[i].c;
+      pa.c.noalias() += UDinv * u[i];
+      IA[p] += transform_articulated_inertia_to_parent<T>(k.Xup[i], Ia);
       pA[p] += k.Xup[i].apply_transpose(pa);
     }
   }
@@ -72,10 +100,13 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
   const Motion<T> a0 = -model.a_grav();
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
-    const Motion<T> ap = k.Xup[i].apply(p < 0 ? a0 : a[p]) + k.c[i];
-    const VecK<T> qddi = Dinv[i].solve(VecK<T>(u[i] - U[i].transpose() * ap.c));
+    a[i] = k.Xup[i].apply(p < 0 ? a0 : a[p]);
+    a[i] += k.c[i];
+    VecK<T> ui = u[i];
+    ui.noalias() -= U[i].transpose() * a[i].c;
+    const VecK<T> qddi = Dinv[i] * ui;
     r.qdd.segment(model.iv[i], model.nvi[i]) = qddi;
-    a[i] = ap + Motion<T>(Vec6<T>(k.S[i] * qddi));
+    add_S_times<T>(k, i, qddi.data(), a[i]);
   }
   r.IA = std::move(IA);  // not read by the forward pass
   return r;

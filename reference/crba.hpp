@@ -11,6 +11,13 @@
 //     while λ(j) ≠ -1:
 //       F = Xup_jᵀ F;  j = λ(j)                         (F to body j coordinates)
 //       H_ij = Fᵀ S_j;  H_ji = H_ijᵀ
+//
+// As written, with cheaper forms of the same products: Xup_iᵀ IC_i Xup_i is the rigid-body
+// transform of the 10 inertia parameters (transform_rigid_inertia_to_parent, spatial.hpp: every
+// composite is a sum of rigid-body inertias, so of that form), equal to the dense XᵀIX of the
+// table up to rounding; F is taken to the parent column by column in place; IC_i S_i and Sᵀ F
+// are column and entry reads when S is made of unit coordinate columns (kinematics.hpp); only
+// Xup and S are computed by the kinematics (no X0, no velocities).
 #pragma once
 
 #include "reference/kinematics.hpp"
@@ -20,22 +27,24 @@ namespace rbd {
 template <class T>
 MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
   const int NB = model.NB;
-  const TreeKinematics<T> k = kinematics<T>(model, q, VecX<T>::Zero(model.nv));
+  const TreeKinematics<T> k = kinematics<T>(model, q, VecX<T>::Zero(model.nv), 0);
   std::vector<Mat6<T>> IC(NB);
   for (int i = 0; i < NB; ++i) IC[i] = model.I[i].M;
   MatX<T> H = MatX<T>::Zero(model.nv, model.nv);
   for (int i = NB - 1; i >= 0; --i) {
     const int p = model.parent[i];
-    if (p >= 0) IC[p] += transform_inertia_to_parent<T>(k.Xup[i], IC[i]);
-    Mat6K<T> F = IC[i] * k.S[i];
+    if (p >= 0) IC[p] += transform_rigid_inertia_to_parent<T>(k.Xup[i], IC[i]);
     const int vi = model.iv[i], ni = model.nvi[i];
-    H.block(vi, vi, ni, ni) = k.S[i].transpose() * F;
+    Mat6K<T> F(6, ni);
+    for (int c = 0; c < ni; ++c) F.col(c) = I_times_S_col<T>(IC[i], k, i, c);
+    for (int r = 0; r < ni; ++r)
+      for (int c = 0; c < ni; ++c) H(vi + r, vi + c) = S_col_dot<T>(k, i, c, F.col(r));
     for (int j = i; model.parent[j] >= 0;) {
-      F = apply_transpose<T>(k.Xup[j], F);
+      for (int c = 0; c < ni; ++c) F.col(c) = k.Xup[j].apply_transpose(Force<T>(Vec6<T>(F.col(c)))).c;
       j = model.parent[j];
       const int vj = model.iv[j], nj = model.nvi[j];
-      H.block(vi, vj, ni, nj) = F.transpose() * k.S[j];
-      H.block(vj, vi, nj, ni) = H.block(vi, vj, ni, nj).transpose();
+      for (int r = 0; r < ni; ++r)
+        for (int c = 0; c < nj; ++c) H(vj + c, vi + r) = H(vi + r, vj + c) = S_col_dot<T>(k, j, c, F.col(r));
     }
   }
   return H;

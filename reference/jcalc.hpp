@@ -57,6 +57,11 @@ struct JointKinematics {
   Mat6K<T> S;   // motion subspace, 6 x nv
   Motion<T> vJ; // S qd
   Motion<T> cJ; // S̊ qd, the apparent derivative of S times qd (0 unless S depends on q)
+  // k when S = [e_k … e_{k+nv-1}], consecutive columns of the 6x6 identity: a revolute or
+  // prismatic joint along a coordinate axis of its frame (one column), spherical (e_0..e_2), free
+  // (all six). Then S qd, Sᵀ f and I S are a segment of entries, a segment, and columns of I; the
+  // algorithms use it, so that joint variety stays here. -1 otherwise (and for nv = 0).
+  int S_axis = -1;
 };
 
 // jcalc(joint, q, qd): q points at the joint's nq coordinates, qd at its nv velocities.
@@ -143,6 +148,34 @@ Mat6K<T> force_complement(const Mat6K<T>& S) {
   return Tf;
 }
 
+namespace detail {
+// Column j of S: [ang; lin].
+template <class T>
+void set_column(Mat6K<T>& S, Eigen::Index j, const Vec3<T>& ang, const Vec3<T>& lin) {
+  S.col(j).template head<3>() = ang;
+  S.col(j).template tail<3>() = lin;
+}
+// k when a = ±e_k exactly (sign in *sign), else -1.
+template <class T>
+int coordinate_axis(const Vec3<T>& a, int* sign) {
+  for (int k = 0; k < 3; ++k)
+    if (a((k + 1) % 3) == 0 && a((k + 2) % 3) == 0 && (a(k) == 1 || a(k) == -1)) {
+      *sign = a(k) == 1 ? 1 : -1;
+      return k;
+    }
+  return -1;
+}
+// E_J = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (about -e_k by
+// θ is about e_k by -θ), Rodrigues otherwise.
+template <class T>
+Mat3<T> revolute_E(const Vec3<T>& a, const T& th) {
+  int sign = 1;
+  const int k = coordinate_axis<T>(a, &sign);
+  if (k < 0) return axis_angle<T>(a, th).transpose();
+  return coordinate_rotation_E<T>(k, sign > 0 ? th : T(-th));
+}
+}  // namespace detail
+
 template <class T>
 JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
   JointKinematics<T> k;
@@ -150,35 +183,35 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
   const Vec3<T>& a = jt.axis;
   switch (jt.type) {
     case JointType::Revolute:
-      k.XJ = Xform<T>::rot(axis_angle<T>(a, q[0]).transpose());
+      k.XJ = Xform<T>::rot(detail::revolute_E<T>(a, q[0]));
       k.S = Mat6K<T>(6, 1);
-      k.S.col(0) << a, Z;
+      detail::set_column<T>(k.S, 0, a, Z);
       break;
     case JointType::Prismatic:
       k.XJ = Xform<T>::xlt(Vec3<T>(q[0] * a));
       k.S = Mat6K<T>(6, 1);
-      k.S.col(0) << Z, a;
+      detail::set_column<T>(k.S, 0, Z, a);
       break;
     case JointType::Helical:
       // rot and xlt commute here: the shift is along the rotation axis.
       k.XJ = Xform<T>(axis_angle<T>(a, q[0]).transpose(), Vec3<T>(jt.pitch * q[0] * a));
       k.S = Mat6K<T>(6, 1);
-      k.S.col(0) << a, Vec3<T>(jt.pitch * a);
+      detail::set_column<T>(k.S, 0, a, Vec3<T>(jt.pitch * a));
       break;
     case JointType::Cylindrical:
       k.XJ = Xform<T>(axis_angle<T>(a, q[0]).transpose(), Vec3<T>(q[1] * a));
       k.S = Mat6K<T>(6, 2);
-      k.S.col(0) << a, Z;
-      k.S.col(1) << Z, a;
+      detail::set_column<T>(k.S, 0, a, Z);
+      detail::set_column<T>(k.S, 1, Z, a);
       break;
     case JointType::Planar: {
       const Vec3<T> w = a.cross(jt.u);
       const Mat3<T> E = axis_angle<T>(a, q[2]).transpose();
       k.XJ = Xform<T>(E, Vec3<T>(q[0] * jt.u + q[1] * w));
       k.S = Mat6K<T>(6, 3);
-      k.S.col(0) << Z, Vec3<T>(E * jt.u);
-      k.S.col(1) << Z, Vec3<T>(E * w);
-      k.S.col(2) << a, Z;
+      detail::set_column<T>(k.S, 0, Z, Vec3<T>(E * jt.u));
+      detail::set_column<T>(k.S, 1, Z, Vec3<T>(E * w));
+      detail::set_column<T>(k.S, 2, a, Z);
       // S̊ qd: only the translation columns turn with θ; d/dt(E) = -θ̇ n× E, and E n× = n× E.
       const Vec3<T> vlin = E * (qd[0] * jt.u + qd[1] * w);
       k.cJ = Motion<T>(Z, Vec3<T>(-qd[2] * a.cross(vlin)));
@@ -198,9 +231,22 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
       k.S = Mat6K<T>(6, 0);
       break;
   }
-  VecK<T> qdv(k.S.cols());
-  for (Eigen::Index j = 0; j < k.S.cols(); ++j) qdv(j) = qd[j];
-  k.vJ = Motion<T>(Vec6<T>(k.S * qdv));
+  const Eigen::Index n = k.S.cols();
+  if (n > 0) {  // S_axis: the row of column 0's entry 1, if S is then [e_k … e_{k+n-1}]
+    int a = 0;
+    while (a < 6 && k.S(a, 0) != 1) ++a;
+    bool unit = a + n <= 6;
+    for (Eigen::Index c = 0; unit && c < n; ++c)
+      for (int r = 0; unit && r < 6; ++r) unit = k.S(r, c) == (r == a + c ? 1 : 0);
+    if (unit) k.S_axis = a;
+  }
+  if (k.S_axis >= 0) {
+    for (Eigen::Index j = 0; j < n; ++j) k.vJ.c(k.S_axis + j) = qd[j];  // S qd
+  } else {
+    VecK<T> qdv(k.S.cols());
+    for (Eigen::Index j = 0; j < k.S.cols(); ++j) qdv(j) = qd[j];
+    k.vJ = Motion<T>(Vec6<T>(k.S * qdv));
+  }
   return k;
 }
 

@@ -8,6 +8,9 @@
 //   v_i   = Xup_i v_λ(i) + vJ             (v_-1 = 0)
 //   c_i   = cJ + v_i × vJ                 (the velocity-product term c_i of RBDA table 7.1)
 // Preconditions: q has nq entries, qd has nv entries (zero vector for position-only use).
+//
+// RNEA, CRBA and ABA read only Xup, S (and v, c): they pass parts without kWorldTransforms (X0 is
+// then left empty), and CRBA without kVelocities (v, c left empty).
 #pragma once
 
 #include "reference/model.hpp"
@@ -19,31 +22,67 @@ namespace rbd {
 template <class T>
 struct TreeKinematics {
   std::vector<Xform<T>> Xup;   // iXλ(i), parent to body i coordinates (NB)
-  std::vector<Xform<T>> X0;    // iX0, base to body i coordinates (NB)
+  std::vector<Xform<T>> X0;    // iX0, base to body i coordinates (NB; empty without kWorldTransforms)
   std::vector<Mat6K<T>> S;     // motion subspace of joint i, body i coordinates, 6 x nvi (NB)
-  std::vector<Motion<T>> v;    // spatial velocity of body i, body i coordinates (NB)
-  std::vector<Motion<T>> c;    // cJ + v_i × vJ, body i coordinates (NB)
+  std::vector<int> S_axis;     // k when S_i = e_k (JointKinematics::S_axis), else -1 (NB)
+  std::vector<Motion<T>> v;    // spatial velocity of body i, body i coordinates (NB; empty without kVelocities)
+  std::vector<Motion<T>> c;    // cJ + v_i × vJ, body i coordinates (NB; empty without kVelocities)
 };
 
+// What kinematics() computes besides Xup and S (bit flags).
+enum KinematicsParts { kWorldTransforms = 1, kVelocities = 2, kAllKinematics = 3 };
+
 template <class T>
-TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd) {
+TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
+                             int parts = kAllKinematics) {
   const int NB = model.NB;
+  const bool world = parts & kWorldTransforms, vel = parts & kVelocities;
   TreeKinematics<T> k;
   k.Xup.resize(NB);
-  k.X0.resize(NB);
+  if (world) k.X0.resize(NB);
   k.S.resize(NB);
-  k.v.resize(NB);
-  k.c.resize(NB);
+  k.S_axis.resize(NB);
+  if (vel) k.v.resize(NB), k.c.resize(NB);
   for (int i = 0; i < NB; ++i) {
-    const JointKinematics<T> J = jcalc<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i]);
+    JointKinematics<T> J = jcalc<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i]);
     const int p = model.parent[i];
     k.Xup[i] = J.XJ * model.Xtree[i];
-    k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
-    k.S[i] = J.S;
-    k.v[i] = p < 0 ? J.vJ : k.Xup[i].apply(k.v[p]) + J.vJ;
-    k.c[i] = J.cJ + crm<T>(k.v[i], J.vJ);
+    if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
+    k.S[i] = std::move(J.S);
+    k.S_axis[i] = J.S_axis;
+    if (vel) {
+      k.v[i] = p < 0 ? J.vJ : k.Xup[i].apply(k.v[p]) + J.vJ;
+      k.c[i] = J.cJ + crm<T>(k.v[i], J.vJ);
+    }
   }
   return k;
+}
+
+// Products with S_i, reading S_axis: when S_i = [e_k … e_{k+nvi-1}] (consecutive unit coordinate
+// columns: revolute or prismatic along a coordinate axis, spherical, free) each is a plain read;
+// otherwise the columns of S_i are used.
+//
+// m += S_i x, x the nvi joint entries of body i.
+template <class T>
+void add_S_times(const TreeKinematics<T>& k, int i, const T* x, Motion<T>& m) {
+  const Eigen::Index n = k.S[i].cols();
+  if (k.S_axis[i] >= 0) {
+    for (Eigen::Index j = 0; j < n; ++j) m.c(k.S_axis[i] + j) += x[j];
+  } else {
+    for (Eigen::Index j = 0; j < n; ++j) m.c += k.S[i].col(j) * x[j];
+  }
+}
+// Entry j of S_iᵀ f (f a force 6-vector: a Vec6 or a column of a 6 x k matrix).
+template <class T, class V>
+T S_col_dot(const TreeKinematics<T>& k, int i, Eigen::Index j, const V& f) {
+  if (k.S_axis[i] >= 0) return f(k.S_axis[i] + j);
+  return k.S[i].col(j).dot(f);
+}
+// Column j of I S_i (I a 6x6 inertia).
+template <class T>
+Vec6<T> I_times_S_col(const Mat6<T>& I, const TreeKinematics<T>& k, int i, Eigen::Index j) {
+  if (k.S_axis[i] >= 0) return I.col(k.S_axis[i] + j);
+  return I * k.S[i].col(j);
 }
 
 }  // namespace rbd

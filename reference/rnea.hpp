@@ -14,6 +14,11 @@
 //   backward, i = NB-1..0:
 //     tau_i = S_iᵀ f_i                                            (eq. 38)
 //     f_λ(i) += Xup_iᵀ f_i                                        (force to parent coordinates)
+//
+// As written, with three cheaper forms of the same products: the world transforms X0 are not
+// computed (kinematics without kWorldTransforms); I_i v is the rigid-body product from the 10
+// inertia parameters (rigid_inertia_times, spatial.hpp); S_i qdd_i and S_iᵀ f_i are entry reads
+// when S_i is made of unit coordinate columns (add_S_times, S_col_dot, kinematics.hpp).
 #pragma once
 
 #include "reference/kinematics.hpp"
@@ -24,20 +29,23 @@ template <class T>
 VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
              const std::vector<Force<T>>* f_ext = nullptr) {
   const int NB = model.NB;
-  const TreeKinematics<T> k = kinematics<T>(model, q, qd);
+  const TreeKinematics<T> k = kinematics<T>(model, q, qd, kVelocities);
   std::vector<Motion<T>> a(NB);
   std::vector<Force<T>> f(NB);
   const Motion<T> a0 = -model.a_grav();
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
-    const Motion<T> Sqdd(Vec6<T>(k.S[i] * qdd.segment(model.iv[i], model.nvi[i])));
-    a[i] = k.Xup[i].apply(p < 0 ? a0 : a[p]) + Sqdd + k.c[i];
-    f[i] = model.I[i] * a[i] + crf<T>(k.v[i], model.I[i] * k.v[i]);
+    a[i] = k.Xup[i].apply(p < 0 ? a0 : a[p]);
+    a[i] += k.c[i];
+    add_S_times<T>(k, i, qdd.data() + model.iv[i], a[i]);
+    const Mat6<T>& I = model.I[i].M;
+    f[i] = rigid_inertia_times<T>(I, a[i]);
+    f[i] += crf<T>(k.v[i], rigid_inertia_times<T>(I, k.v[i]));
     if (f_ext) f[i] -= (*f_ext)[i];
   }
   VecX<T> tau(model.nv);
   for (int i = NB - 1; i >= 0; --i) {
-    tau.segment(model.iv[i], model.nvi[i]) = k.S[i].transpose() * f[i].c;
+    for (int j = 0; j < model.nvi[i]; ++j) tau(model.iv[i] + j) = S_col_dot<T>(k, i, j, f[i].c);
     const int p = model.parent[i];
     if (p >= 0) f[p] += k.Xup[i].apply_transpose(f[i]);
   }
@@ -55,7 +63,7 @@ VecX<T> bias(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   EXT template VecX<T> rnea<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,           \
                                const std::vector<Force<T>>*);                                           \
   EXT template VecX<T> bias<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const std::vector<Force<T>>*); \
-  EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
+  EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int);
 #define RBDREF_RNEA_EXTERN(T) RBDREF_RNEA_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_RNEA_EXTERN)
 #undef RBDREF_RNEA_EXTERN

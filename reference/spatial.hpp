@@ -64,7 +64,7 @@ struct Motion {
   Vec6<T> c = Vec6<T>::Zero();  // [ω; v]
   Motion() = default;
   explicit Motion(const Vec6<T>& c_) : c(c_) {}
-  Motion(const Vec3<T>& ang, const Vec3<T>& lin) { c << ang, lin; }
+  Motion(const Vec3<T>& ang, const Vec3<T>& lin) : c() { c.template head<3>() = ang; c.template tail<3>() = lin; }
   Vec3<T> ang() const { return c.template head<3>(); }
   Vec3<T> lin() const { return c.template tail<3>(); }
   Motion operator+(const Motion& o) const { return Motion(Vec6<T>(c + o.c)); }
@@ -79,7 +79,7 @@ struct Force {
   Vec6<T> c = Vec6<T>::Zero();  // [n; f]
   Force() = default;
   explicit Force(const Vec6<T>& c_) : c(c_) {}
-  Force(const Vec3<T>& ang, const Vec3<T>& lin) { c << ang, lin; }
+  Force(const Vec3<T>& ang, const Vec3<T>& lin) : c() { c.template head<3>() = ang; c.template tail<3>() = lin; }
   Vec3<T> ang() const { return c.template head<3>(); }
   Vec3<T> lin() const { return c.template tail<3>(); }
   Force operator+(const Force& o) const { return Force(Vec6<T>(c + o.c)); }
@@ -225,6 +225,23 @@ Mat3<T> rotz_E(const T& th) {
   return E;
 }
 
+// E for axes rotated by θ about the coordinate axis k (0: x, 1: y, 2: z): Featherstone's rotx, roty,
+// rotz (RBDA §2.8), the exact values of axis_angle(e_k, θ)ᵀ (whose diagonal entry c + (1 - c) is
+// 1 only up to rounding).
+template <class T>
+Mat3<T> coordinate_rotation_E(int k, const T& th) {
+  using std::cos;
+  using std::sin;
+  const T c = cos(th), s = sin(th);
+  Mat3<T> E = Mat3<T>::Identity();
+  const int i = (k + 1) % 3, j = (k + 2) % 3;  // the plane of the rotation, in cyclic order
+  E(i, i) = c;
+  E(i, j) = s;
+  E(j, i) = -s;
+  E(j, j) = c;
+  return E;
+}
+
 // Active rotation by angle θ about the unit axis a (Rodrigues): R = I cosθ + sinθ a× + (1-cosθ) a aᵀ.
 // The child frame's axes expressed in the parent are the columns of R; E = Rᵀ.
 template <class T>
@@ -288,11 +305,112 @@ struct Inertia {
   Inertia& operator+=(const Inertia& o) { M += o.M; return *this; }
 };
 
-// The inertia I, given in B coordinates, expressed in A coordinates: BXAᵀ I BXA (seed 003 eq. 20).
+// The inertia I, given in B coordinates, expressed in A coordinates: BXAᵀ I BXA (seed 003 eq. 20),
+// as the book writes it: two dense 6x6 products (459 multiplies with forming X). Any 6x6 I. Kept
+// as the reference that the structured forms below are tested against (tests/spatial_test.cpp),
+// and used where speed does not matter (merging fixed bodies in build_model).
 template <class T>
 Mat6<T> transform_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
   const Mat6<T> Xm = X.matrix();
   return Xm.transpose() * I * Xm;
+}
+
+// I v for a rigid-body inertia I = [Ī h×; h×ᵀ m1] (seed 003 eq. 18), from its 10 parameters:
+//   I v = [Ī ω + h × v; m v - h × ω]
+// 24 multiplies instead of the 36 of I.M * v, and the same up to rounding (tests/spatial_test.cpp).
+template <class T>
+Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
+  const Vec3<T> h(I(2, 4), I(0, 5), I(1, 3));  // h× = I's upper-right block
+  const Vec3<T> w = v.ang(), vl = v.lin();
+  return Force<T>(Vec3<T>(I.template topLeftCorner<3, 3>() * w + h.cross(vl)), Vec3<T>(I(5, 5) * vl - h.cross(w)));
+}
+
+namespace detail {
+// Eᵀ A E for a symmetric 3x3 A (a symmetric tensor from B to A axes): the upper triangle is
+// computed and mirrored, so the result is exactly symmetric.
+template <class T>
+Mat3<T> congruence_sym(const Mat3<T>& E, const Mat3<T>& A) {
+  const Mat3<T> AE = A * E;
+  Mat3<T> out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      out(i, j) = E(0, i) * AE(0, j) + E(1, i) * AE(1, j) + E(2, i) * AE(2, j);
+      if (j != i) out(j, i) = out(i, j);
+    }
+  return out;
+}
+}  // namespace detail
+
+// BXAᵀ I BXA for a rigid-body inertia I in B coordinates: I = [Ī h×; h×ᵀ m1] with mass m, first
+// moment h = m c and Ī the rotational inertia about B's origin (seed 003 eqs. 17-18; every sum
+// of such inertias has the same form, so CRBA's composites do). From the 10 parameters, with
+// BXA = (E, r) = rot(E) xlt(r) (RBDA table 2.5, the "rbi" transform XᵀIX):
+//   m' = m
+//   h' = Eᵀh + m r                             (the COM r + Eᵀc in A coordinates, times m)
+//   Ī' = Eᵀ Ī E - r× (Eᵀh)× - h'× r×           (about A's origin)
+// Derivation: Ī = Ic + m c×c×ᵀ at both origins (parallel axes) gives Ī' = EᵀĪE - y×r× - r×y×
+// - m r×r× with y = Eᵀh, which is the line above. It equals transform_inertia_to_parent (the
+// dense XᵀIX) up to rounding for every I of rigid-body form; tests/spatial_test.cpp checks it. The
+// two r× products are expanded by a× b× = b aᵀ - (a·b) 1:
+//   r×y× + h'×r× = y rᵀ + r h'ᵀ - (r·y + r·h') 1          (symmetric, as y rᵀ + r yᵀ + m r rᵀ)
+// About 75 multiplies instead of 459. Only m = I(5,5), h (from the block h×) and Ī are read.
+template <class T>
+Mat6<T> transform_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
+  const Mat3<T>& E = X.E;
+  const Vec3<T>& r = X.r;
+  const T& m = I(5, 5);
+  const Vec3<T> h(I(2, 4), I(0, 5), I(1, 3));  // h× = I's upper-right block
+  const Vec3<T> y = E.transpose() * h;
+  const Vec3<T> hp = y + m * r;
+  Mat3<T> Ib = detail::congruence_sym<T>(E, Mat3<T>(I.template topLeftCorner<3, 3>()));
+  const T d = r.dot(y) + r.dot(hp);
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      Ib(i, j) -= y(i) * r(j) + r(i) * hp(j);
+      if (j == i) Ib(i, i) += d;
+      else Ib(j, i) = Ib(i, j);
+    }
+  Mat6<T> out;
+  const Mat3<T> H = skew<T>(hp);
+  out.template topLeftCorner<3, 3>() = Ib;
+  out.template topRightCorner<3, 3>() = H;
+  out.template bottomLeftCorner<3, 3>() = H.transpose();
+  out.template bottomRightCorner<3, 3>() = m * Mat3<T>::Identity();
+  return out;
+}
+
+// BXAᵀ I BXA for a general symmetric 6x6 I (an articulated-body inertia, not of rigid-body form),
+// from the block structure of BXA = rot(E) xlt(r) = [E 0; 0 E] [1 0; -r× 1] instead of dense 6x6
+// products. With I = [A B; Bᵀ C] (A, C symmetric):
+//   rot(E)ᵀ I rot(E) = [EᵀAE EᵀBE; EᵀBᵀE EᵀCE] =: [A1 B1; B1ᵀ C1]
+//   xlt(r)ᵀ [A1 B1; B1ᵀ C1] xlt(r) = [A' B'; B'ᵀ C'] with
+//     C' = C1,   B' = B1 + r× C1,   A' = A1 + r× B1ᵀ - B' r×
+// (multiplying out [1 r×; 0 1][A1 B1; B1ᵀ C1][1 0; -r× 1]; A' is symmetric). The same matrix as
+// transform_inertia_to_parent up to rounding, for symmetric I (tests/spatial_test.cpp); about 200
+// multiplies instead of 459, and A', C' are exactly symmetric. I's lower-left block is not read.
+template <class T>
+Mat6<T> transform_articulated_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
+  const Mat3<T>& E = X.E;
+  const Vec3<T>& r = X.r;
+  const Mat3<T> A1 = detail::congruence_sym<T>(E, Mat3<T>(I.template topLeftCorner<3, 3>()));
+  const Mat3<T> C1 = detail::congruence_sym<T>(E, Mat3<T>(I.template bottomRightCorner<3, 3>()));
+  const Mat3<T> B1 = E.transpose() * Mat3<T>(I.template topRightCorner<3, 3>() * E);
+  Mat3<T> Bp, N, P;
+  for (int k = 0; k < 3; ++k) {
+    Bp.col(k) = B1.col(k) + r.cross(Vec3<T>(C1.col(k)));    // B1 + r× C1, column by column
+    N.col(k) = r.cross(Vec3<T>(B1.row(k).transpose()));     // r× B1ᵀ
+  }
+  for (int k = 0; k < 3; ++k) P.row(k) = Vec3<T>(Bp.row(k).transpose()).cross(r).transpose();  // B' r×
+  Mat6<T> out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      out(i, j) = A1(i, j) + N(i, j) - P(i, j);
+      out(j, i) = out(i, j);
+    }
+  out.template topRightCorner<3, 3>() = Bp;
+  out.template bottomLeftCorner<3, 3>() = Bp.transpose();
+  out.template bottomRightCorner<3, 3>() = C1;
+  return out;
 }
 
 }  // namespace rbd

@@ -96,6 +96,34 @@ TYPED_TEST(JcalcTyped, ConstraintForceSubspaceComplementsS) {
   EXPECT_EQ(joint_nv(JointType::Fixed), 0);
 }
 
+// S_axis (recorded by jcalc for the algorithms' entry reads): k exactly when S = [e_k … e_{k+nv-1}].
+TYPED_TEST(JcalcTyped, UnitAxisSubspaceIsRecorded) {
+  using T = TypeParam;
+  Rand r;
+  for (JointType t : {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical,
+                      JointType::Planar, JointType::Spherical, JointType::Free, JointType::Fixed}) {
+    for (int ax = 0; ax < 4; ++ax) {  // x, y, z, and a random axis
+      Joint<T> j = random_joint<T>(t, r);
+      if (ax < 3) j.axis = Vec3<T>::Unit(ax);
+      std::vector<T> q, qd;
+      random_q<T>(t, r, q, qd);
+      const JointKinematics<T> J = jcalc<T>(j, q.data(), qd.data());
+      const Eigen::Index n = J.S.cols();
+      int expect = -1;
+      for (int k = 0; n > 0 && k + n <= 6 && expect < 0; ++k)
+        if (max_abs(Mat6K<T>(J.S - Mat6<T>::Identity().middleCols(k, n))) == 0.0) expect = k;
+      EXPECT_EQ(J.S_axis, expect) << joint_type_name(t) << " axis " << ax;
+      if (ax < 3 && (t == JointType::Revolute || t == JointType::Prismatic))
+        EXPECT_EQ(J.S_axis, t == JointType::Revolute ? ax : ax + 3);
+      if (t == JointType::Spherical || t == JointType::Free) EXPECT_EQ(J.S_axis, 0);
+      // vJ = S qd either way
+      VecK<T> qdv(n);
+      for (Eigen::Index k = 0; k < n; ++k) qdv(k) = qd[k];
+      EXPECT_EQ(max_abs(Vec6<T>(J.vJ.c - J.S * qdv)), 0.0);
+    }
+  }
+}
+
 // A revolute joint about -z turning by θ equals one about +z turning by -θ: a negative axis is a
 // direction, not another joint; and a revolute joint by θ = π/2 about z maps the parent's x axis
 // onto the child's -y coordinates (E = R(z, θ)ᵀ).
