@@ -18,8 +18,8 @@
 // As written, with cheaper forms of the same products: Xup_iᵀ Ia Xup_i uses the block structure
 // of Xup_i (transform_articulated_inertia_to_parent, spatial.hpp; Ia is a general symmetric 6x6,
 // not a rigid-body inertia), equal to the dense XᵀIX up to rounding; I_i v_i is the rigid-body
-// product of the 10 parameters; D_i⁻¹ is formed once per body (1/D_i for a 1-DoF joint, from an
-// LDLᵀ factor with a positivity check otherwise) instead of solving with the factor three times;
+// product of the 10 parameters; a 1-DoF joint's D_i is a scalar (divisions by D_i, no LDLᵀ
+// factor; the positivity check is D_i > 0), and D_i⁻¹ is kept for pass 3;
 // IA S, Sᵀ p and S qdd are column and entry reads when S is made of unit coordinate columns
 // (kinematics.hpp); the kinematics skip X0.
 #pragma once
@@ -67,15 +67,19 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
     for (int rr = 0; rr < ni; ++rr)
       for (int c = 0; c < ni; ++c) D(rr, c) = S_col_dot<T>(k, i, rr, U[i].col(c));
     bool pd = true;
+    MatK<T> DinvUt;  // D_i⁻¹ U_iᵀ (nvi x 6)
     if (ni == 1) {
+      // By division, as the table's D⁻¹: then U(k)/D = 1 exactly where S = e_k, so Ia S = 0
+      // exactly and a subtree that is singular in exact arithmetic stays singular at its root.
       pd = D(0, 0) > T(0);
-      if (pd) Dinv[i] = MatK<T>::Constant(1, 1, T(1) / D(0, 0));
+      if (pd) Dinv[i] = MatK<T>::Constant(1, 1, T(1) / D(0, 0)), DinvUt = U[i].transpose() / D(0, 0);
     } else if (ni > 1) {
       const Eigen::LDLT<MatK<T>> ldlt(D);
       pd = ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > T(0);
-      if (pd) Dinv[i] = ldlt.solve(MatK<T>(MatK<T>::Identity(ni, ni)));
+      if (pd) Dinv[i] = ldlt.solve(MatK<T>(MatK<T>::Identity(ni, ni))), DinvUt = ldlt.solve(MatK<T>(U[i].transpose()));
     } else {
       Dinv[i].resize(0, 0);
+      DinvUt.resize(0, 6);
     }
     if (!pd) {
       r.ok = false;
@@ -85,12 +89,11 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
     }
     const int p = model.parent[i];
     if (p >= 0) {
-      const Mat6K<T> UDinv = U[i] * Dinv[i];
       Mat6<T> Ia = IA[i];
-      Ia.noalias() -= UDinv * U[i].transpose();
+      Ia.noalias() -= U[i] * DinvUt;
       Force<T> pa = pA[i];
       pa.c.noalias() += Ia * k.c[i].c;
-      pa.c.noalias() += UDinv * u[i];
+      pa.c.noalias() += DinvUt.transpose() * u[i];
       IA[p] += transform_articulated_inertia_to_parent<T>(k.Xup[i], Ia);
       pA[p] += k.Xup[i].apply_transpose(pa);
     }
