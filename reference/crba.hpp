@@ -37,8 +37,10 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
     const int vi = model.iv[i], ni = model.nvi[i];
     Mat6K<T> F(6, ni);
     for (int c = 0; c < ni; ++c) F.col(c) = I_times_S_col<T>(IC[i], k, i, c);
+    // The joint's own block S_iᵀ IC_i S_i: each pair once, so that H is symmetric to the last bit
+    // (fixtures store it once) — entry (r, c) of the product, written also at (c, r).
     for (int r = 0; r < ni; ++r)
-      for (int c = 0; c < ni; ++c) H(vi + r, vi + c) = S_col_dot<T>(k, i, c, F.col(r));
+      for (int c = 0; c <= r; ++c) H(vi + c, vi + r) = H(vi + r, vi + c) = S_col_dot<T>(k, i, c, F.col(r));
     for (int j = i; model.parent[j] >= 0;) {
       for (int c = 0; c < ni; ++c) F.col(c) = k.Xup[j].apply_transpose(Force<T>(Vec6<T>(F.col(c)))).c;
       j = model.parent[j];
