@@ -35,11 +35,13 @@
 //   for b = NB-1 .. 0:
 //     U = IA_b S_b;  B = S_bᵀ U;  table 6.3 on B with λ(r) = r - 1: B = L_Bᵀ D_B L_B
 //     W = U L_B⁻¹;  G = W D_B⁻¹;   LD(b, b) = [L_B strictly below, D_B on the diagonal]
-//     F = G;  j = b;  while λ(j) ≠ -1:  F = Xup_jᵀ F;  j = λ(j);  LD(b, j) = Fᵀ S_j
-//                                                    (F propagated as CRBA propagates its F)
+//     G0 = ᵇX_0ᵀ G  (forces to base coordinates);  for every ancestor j:  LD(b, j) = G0ᵀ S0_j,
+//                   S0_j = ⁰X_j S_j once per body: since ᵇX_j = ᵇX_0 ⁰X_j, Gᵀ ᵇX_j S_j = G0ᵀ S0_j
+//                   (CRBA's way, F = Xup_jᵀ F up the path, costs a spatial transform per pair;
+//                   this is one 6-vector dot product per DoF pair)
 //     IA_λ(b) += Xup_bᵀ (IA_b - W Gᵀ) Xup_b          (W Gᵀ = U B⁻¹ Uᵀ)
-// Cost: O(1) spatial work per body and per (body, ancestor) pair: O(n d) (O(n²) for a chain, where
-// table 6.3 on H is O(n d²) = O(n³)); no H is formed (CRBA is O(n d) too, plus the n² of H).
+// Cost: O(1) spatial work per body plus 6 multiply-adds per (DoF, ancestor DoF) pair: O(n d)
+// (O(n²) for a chain, where table 6.3 on H is O(n d²) = O(n³)); no H is formed.
 //
 // Output: the SparseFactor of ltdl() (reference/ltdl.hpp): LD (nv x nv) with D on the diagonal and
 // L in the strict lower triangle at the ancestor entries; unlike ltdl, every other entry (the
@@ -61,6 +63,8 @@ SparseFactor<T> ltdl_articulated(const Model<T>& model, const VecX<T>& q) {
   const TreeKinematics<T> k = kinematics<T>(model, q, VecX<T>::Zero(model.nv));
   std::vector<Mat6<T>> IA(NB);
   for (int i = 0; i < NB; ++i) IA[i] = model.I[i].M;
+  std::vector<Mat6K<T>> S0(NB);  // ⁰X_i S_i: motion subspaces in base coordinates
+  for (int i = 0; i < NB; ++i) S0[i] = apply<T>(k.X0[i].inverse(), k.S[i]);
   SparseFactor<T> f;
   f.LD = MatX<T>::Zero(model.nv, model.nv);
   f.lambda = model.dof_parent;
@@ -99,12 +103,11 @@ SparseFactor<T> ltdl_articulated(const Model<T>& model, const VecX<T>& q) {
     for (int c = 0; c < nb; ++c) G.col(c) = W.col(c) / B(c, c);
     for (int r = 0; r < nb; ++r)
       for (int c = 0; c <= r; ++c) f.LD(vb + r, vb + c) = B(r, c);
-    Mat6K<T> F = G;
-    for (int j = b; model.parent[j] >= 0;) {
-      F = apply_transpose<T>(k.Xup[j], F);
-      j = model.parent[j];
-      if (model.nvi[j] > 0) f.LD.block(vb, model.iv[j], nb, model.nvi[j]) = F.transpose() * k.S[j];
-    }
+    // L(b, j) = Gᵀ ᵇX_j S_j = (ᵇX_0ᵀ G)ᵀ (⁰X_j S_j): G as forces in base coordinates, once per
+    // body, against the motion subspaces in base coordinates, one dot product per DoF pair.
+    const Mat6K<T> G0 = apply_transpose<T>(k.X0[b], G);
+    for (int j = model.parent[b]; j >= 0; j = model.parent[j])
+      if (model.nvi[j] > 0) f.LD.block(vb, model.iv[j], nb, model.nvi[j]) = G0.transpose() * S0[j];
     if (p >= 0) IA[p] += transform_inertia_to_parent<T>(k.Xup[b], Mat6<T>(IA[b] - W * G.transpose()));
   }
   if (!have_pivot) f.min_pivot = T(0);
