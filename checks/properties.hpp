@@ -10,7 +10,8 @@
 //                              construction, it writes H_ji as H_ijᵀ)
 //   check_rnea_H_symmetric     |H_r - H_rᵀ| / |H_r|, H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0)
 //                              (g = 0), H assembled column by column from inverse dynamics ≤ k ε
-//   check_positive_definite    λmin(H) > 0 (eigenvalues in T); residual = max(0, -λmin/λmax)
+//   check_positive_definite    λmin(H) > 0 (eigenvalues in T; LᵀDL pivots above kEigenMaxN);
+//                              residual = max(0, -λmin/λmax)
 //   check_crba_rnea_columns    |H - [RNEA(q, 0, e_j) - RNEA(q, 0, 0)]_j| / |H|  (g = 0)   ≤ k ε
 //   check_fd_inverts_id        |ABA(q, qd, RNEA(q, qd, qdd)) - qdd| / s         ≤ k ε κ(H)
 //   check_fd_matches_ltdl      |ABA(tau) - (LᵀDL)⁻¹ (tau - C)| / s             ≤ k ε κ(H)
@@ -49,14 +50,45 @@
 //
 // k defaults to 100 · nv: rounding errors of these algorithms grow with the number of DoFs along
 // a path and the number of terms summed; 100 is headroom for constants, not for bugs.
+//
+// Size switches (issue 12, scale: check_all on 2000 bodies at bin50). The meaning and tolerance of
+// every check stay; above a switch a check evaluates a cheaper form, and its detail says which:
+//   n ≤ kEigenMaxN (64)      check_positive_definite: eigenvalues in T (λmin, λmax, κ);
+//                            above: the signs of the LᵀDL pivots D (exact for a symmetric H: H > 0
+//                            iff every pivot of table 6.3 is > 0), residual max(0, -min D / max H_kk),
+//                            κ from condition_estimate (reference/condition.hpp)
+//   κ(H) in the aba.* tolerances: condition_estimate (Lanczos on H and on H⁻¹ through the factor;
+//                            ~6 digits) at every n, instead of eigenvalues in T
+//   n ≤ kExactMaxN (256)     ltdl/ltl.reconstructs_H: exact max|LᵀDL - H| / max|H| over the whole
+//                            matrix (sparse sums over common ancestors, O(n d²));
+//                            above: randomized (Freivalds) ‖LᵀDL x - H x‖ / (‖H‖ |x|) for
+//                            kRandomVectors fixed pseudo-random x ∈ [-1, 1]ⁿ, O(n² + nnz L) each;
+//                            a wrong entry E of H or of the factor moves it by ~|E| / ‖H‖
+//                            rnea.H_symmetric, crba.columns_equal_rnea_differences: all n columns
+//                            H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0); above: kSampledColumns
+//                            evenly spread columns (first and last included), compared entry by
+//                            entry (crba: H(:, J) - H_r(:, J); symmetry: the J x J block of H_r),
+//                            plus kRandomVectors randomized products H_r x = RNEA(q, 0, x) - RNEA(q, 0, 0):
+//                            crba: ‖H x - H_r x‖ / (‖H‖ |x|); symmetry: the bilinear forms
+//                            |yᵀ H_r x - xᵀ H_r y| / (‖H‖ max(‖y‖₁ |x|, ‖x‖₁ |y|)) over pairs (x, y)
+//   Σ_k (depth_k)² ≤ kFactorBudget (2²⁴; depth_k = DoFs on the path of DoF k to the root: table
+//                            6.3's cost, n³/3 on a chain, so chains up to ~370 DoFs):
+//                            check_all factors CRBA's H by table 6.3 (ltdl, ltl) and runs the ltl.*
+//                            and mj_factorM.equals_ltdl checks. Above: the factor is
+//                            ltdl_articulated (reference/ltdl_articulated.hpp, O(n d)), checked
+//                            against CRBA's H by ltdl.reconstructs_H, and the table 6.3 / LᵀL /
+//                            mj_factorM checks are not run (each would cost O(n d²) in T: ~2 min
+//                            per factorization for a 2000-body chain at bin50).
 #pragma once
 
 #include "checks/check_result.hpp"
 #include "reference/aba.hpp"
+#include "reference/condition.hpp"
 #include "reference/crba.hpp"
 #include "reference/energy.hpp"
 #include "reference/integrate.hpp"
 #include "reference/ltdl.hpp"
+#include "reference/ltdl_articulated.hpp"
 #include "reference/mj_factor.hpp"
 #include "reference/rnea.hpp"
 
@@ -65,12 +97,21 @@ namespace rbd {
 // Default k for a problem with n DoFs.
 inline double default_k(Eigen::Index n) { return 100.0 * static_cast<double>(n > 0 ? n : 1); }
 
+// Size switches (see above).
+constexpr int kEigenMaxN = 64;
+constexpr int kExactMaxN = 256;
+constexpr int kSampledColumns = 64;
+constexpr int kRandomVectors = 4;
+constexpr double kFactorBudget = 16777216.0;  // 2²⁴ scalar updates
+
 template <class T> CheckResult check_symmetric(const MatX<T>& H, double k);
 template <class T> CheckResult check_positive_definite(const MatX<T>& H);
 // κ(H) = λmax/λmin from the eigenvalues in T (infinity when λmin ≤ 0).
 template <class T> T condition_number(const MatX<T>& H);
 template <class T> CheckResult check_rnea_H_symmetric(const Model<T>& model, const VecX<T>& q, double k);
 template <class T> CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k);
+// The same with H given (e.g. an engine's H, or a planted error): H against RNEA's columns of model at q.
+template <class T> CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, const MatX<T>& H, double k);
 template <class T> CheckResult check_fd_inverts_id(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd, double k);
 template <class T> CheckResult check_fd_matches_ltdl(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k);
 template <class T> CheckResult check_ltdl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k);
@@ -98,6 +139,7 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template T condition_number<T>(const MatX<T>&);                                                                 \
   EXT template CheckResult check_rnea_H_symmetric<T>(const Model<T>&, const VecX<T>&, double);                        \
   EXT template CheckResult check_crba_rnea_columns<T>(const Model<T>&, const VecX<T>&, double);                       \
+  EXT template CheckResult check_crba_rnea_columns<T>(const Model<T>&, const VecX<T>&, const MatX<T>&, double);     \
   EXT template CheckResult check_fd_inverts_id<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template CheckResult check_fd_matches_ltdl<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template CheckResult check_ltdl_reconstructs<T>(const MatX<T>&, const std::vector<int>&, double);               \

@@ -8,6 +8,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <cstdint>
 #include <cstdio>
 
 namespace rbd {
@@ -39,23 +40,178 @@ CheckResult check_symmetric(const MatX<T>& H, double k) {
   return make_check("H.symmetric", r, tolerance<T>(k), "max|H - Hᵀ| / max|H|");
 }
 
+namespace detail {
+
+// Fixed pseudo-random vector in [-1, 1]ⁿ (splitmix64 of seed and index; exact doubles, so the same
+// numbers in every T): the x of the randomized (Freivalds) forms.
 template <class T>
-CheckResult check_positive_definite(const MatX<T>& H) {
+VecX<T> random_vector(Eigen::Index n, std::uint64_t seed) {
+  VecX<T> x(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i + 1) * 0xD1B54A32D192ED03ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    x(i) = T(static_cast<double>(z >> 11) / 4503599627370496.0 - 1.0);  // exact: k / 2⁵² - 1
+  }
+  return x;
+}
+
+// Table 6.3's cost on this DoF tree: Σ_k depth_k² (depth_k = DoFs from k to the root, k included).
+inline double factor_cost(const std::vector<int>& lambda) {
+  std::vector<double> depth(lambda.size());
+  double cost = 0;
+  for (size_t k = 0; k < lambda.size(); ++k) {
+    depth[k] = 1 + (lambda[k] >= 0 ? depth[static_cast<size_t>(lambda[k])] : 0);
+    cost += depth[k] * depth[k];
+  }
+  return cost;
+}
+
+// The columns the RNEA-based checks evaluate: all up to kExactMaxN, else kSampledColumns spread
+// evenly (round(c (n - 1) / (kSampledColumns - 1)), first and last included).
+inline std::vector<int> sampled_columns(int n) {
+  std::vector<int> J;
+  if (n <= kExactMaxN) {
+    for (int j = 0; j < n; ++j) J.push_back(j);
+    return J;
+  }
+  for (int c = 0; c < kSampledColumns; ++c) {
+    const int j = static_cast<int>((static_cast<long long>(c) * (n - 1) * 2 + (kSampledColumns - 1)) / (2 * (kSampledColumns - 1)));
+    if (J.empty() || J.back() != j) J.push_back(j);
+  }
+  return J;
+}
+
+// H from inverse dynamics, H_r x = RNEA(q, 0, x) - RNEA(q, 0, 0) with g = 0: columns J (x = e_j)
+// and, above kExactMaxN, kRandomVectors products with random_vector(n, 1 + r).
+template <class T>
+struct RneaInertia {
+  std::vector<int> J;
+  MatX<T> cols;                 // n x |J|: H_r(:, J)
+  std::vector<VecX<T>> x, Hx;   // random x and H_r x (empty when every column is there)
+  bool all() const { return static_cast<int>(J.size()) == cols.rows(); }
+};
+template <class T>
+RneaInertia<T> inertia_from_rnea(const Model<T>& model, const VecX<T>& q) {
+  Model<T> m0 = model;
+  m0.gravity.setZero();
+  const int n = model.nv;
+  const VecX<T> zero = VecX<T>::Zero(n);
+  const VecX<T> C0 = rnea<T>(m0, q, zero, zero);  // exactly 0 without gravity and velocity
+  RneaInertia<T> r;
+  r.J = sampled_columns(n);
+  r.cols.resize(n, static_cast<Eigen::Index>(r.J.size()));
+  for (size_t c = 0; c < r.J.size(); ++c)
+    r.cols.col(static_cast<Eigen::Index>(c)) = rnea<T>(m0, q, zero, VecX<T>(VecX<T>::Unit(n, r.J[c]))) - C0;
+  if (!r.all())
+    for (int v = 0; v < kRandomVectors; ++v) {
+      r.x.push_back(random_vector<T>(n, static_cast<std::uint64_t>(1 + v)));
+      r.Hx.push_back(rnea<T>(m0, q, zero, r.x.back()) - C0);
+    }
+  return r;
+}
+
+template <class T>
+CheckResult rnea_H_symmetric(const RneaInertia<T>& R, const MatX<T>& H, double k) {
+  using std::abs;
+  const char* name = "rnea.H_symmetric";
+  if (R.all()) {
+    const MatX<T>& Hr = R.cols;
+    const T r = ratio<T>(max_abs(MatX<T>(Hr - Hr.transpose())), max_abs(Hr));
+    return make_check(name, r, tolerance<T>(k),
+                      "max|H_r - H_rᵀ| / max|H_r|, H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0");
+  }
+  // The J x J block of H_r, entry by entry.
+  const int m = static_cast<int>(R.J.size());
+  T e(0);
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < a; ++b) {
+      const T d = abs(T(R.cols(R.J[a], b) - R.cols(R.J[b], a)));
+      if (d > e) e = d;
+    }
+  T worst = ratio<T>(e, max_abs(R.cols));
+  // Bilinear forms over consecutive pairs of the random vectors: |yᵀ H_r x - xᵀ H_r y|.
+  const T nH = inf_norm<T>(H);
+  const int nr = static_cast<int>(R.x.size());
+  for (int v = 0; v < nr; ++v) {
+    const VecX<T>&x = R.x[v], &y = R.x[(v + 1) % nr], &Hx = R.Hx[v], &Hy = R.Hx[(v + 1) % nr];
+    const T s1 = y.cwiseAbs().sum() * max_abs(x), s2 = x.cwiseAbs().sum() * max_abs(y);
+    const T r = ratio<T>(abs(T(y.dot(Hx) - x.dot(Hy))), T(nH * (s1 > s2 ? s1 : s2)));
+    if (r > worst) worst = r;
+  }
+  return make_check(name, worst, tolerance<T>(k),
+                    "sampled (n > " + std::to_string(kExactMaxN) + "): max of max|H_r(J, J) - H_r(J, J)ᵀ| / max|H_r(:, J)| over " +
+                        std::to_string(m) + " spread columns J and " + std::to_string(nr) +
+                        " randomized |yᵀH_r x - xᵀH_r y| / (‖H‖ max(‖y‖₁|x|, ‖x‖₁|y|)), H_r x = RNEA(q, 0, x) - RNEA(q, 0, 0) with g = 0");
+}
+
+template <class T>
+CheckResult crba_rnea_columns(const RneaInertia<T>& R, const MatX<T>& H, double k) {
+  const char* name = "crba.columns_equal_rnea_differences";
+  if (R.all()) {
+    const T r = ratio<T>(max_abs(MatX<T>(H - R.cols)), max_abs(H));
+    return make_check(name, r, tolerance<T>(k),
+                      "max|H_crba - H_rnea| / max|H|, H_rnea(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0");
+  }
+  MatX<T> HJ(H.rows(), static_cast<Eigen::Index>(R.J.size()));
+  for (size_t c = 0; c < R.J.size(); ++c) HJ.col(static_cast<Eigen::Index>(c)) = H.col(R.J[c]);
+  T worst = ratio<T>(max_abs(MatX<T>(HJ - R.cols)), max_abs(H));
+  const T nH = inf_norm<T>(H);
+  for (size_t v = 0; v < R.x.size(); ++v) {
+    const T r = ratio<T>(max_abs(VecX<T>(H * R.x[v] - R.Hx[v])), T(nH * max_abs(R.x[v])));
+    if (r > worst) worst = r;
+  }
+  return make_check(name, worst, tolerance<T>(k),
+                    "sampled (n > " + std::to_string(kExactMaxN) + "): max of max|H_crba(:, J) - H_rnea(:, J)| / max|H| over " +
+                        std::to_string(R.J.size()) + " spread columns J and " + std::to_string(R.x.size()) +
+                        " randomized ‖H x - H_rnea x‖ / (‖H‖ |x|), H_rnea x = RNEA(q, 0, x) - RNEA(q, 0, 0) with g = 0");
+}
+
+// Positive-definiteness: eigenvalues in T up to kEigenMaxN, the pivots of the LᵀDL factor f of H
+// above (f.ok: every pivot > 0), with κ from condition_estimate.
+template <class T>
+CheckResult positive_definite(const MatX<T>& H, const SparseFactor<T>& f, double kappa) {
   using std::abs;
   CheckResult r;
   r.name = "H.positive_definite";
   if (H.size() == 0) return make_check(r.name, T(0), 0.0, "empty matrix");
-  // Eigenvalues of the symmetric part, computed in T: the raw asymmetry is check_symmetric's.
-  const MatX<T> Hs = (H + H.transpose()) / T(2);
-  Eigen::SelfAdjointEigenSolver<MatX<T>> es(Hs, Eigen::EigenvaluesOnly);
-  const T lmin = es.eigenvalues()(0), lmax = es.eigenvalues()(H.rows() - 1);
-  const T scale = abs(lmax) > abs(lmin) ? abs(lmax) : abs(lmin);
-  const T res = lmin > T(0) ? T(0) : (scale > T(0) ? T(-lmin / scale) : T(1));
-  r = make_check(r.name, res, 0.0,
-                 "smallest eigenvalue " + to_decimal(lmin, 6) + ", largest " + to_decimal(lmax, 6) +
-                     (lmin > T(0) ? ", condition number " + to_decimal(T(lmax / lmin), 4) : ""));
-  r.passed = lmin > T(0);
+  if (H.rows() <= kEigenMaxN) {
+    // Eigenvalues of the symmetric part, computed in T: the raw asymmetry is check_symmetric's.
+    const MatX<T> Hs = (H + H.transpose()) / T(2);
+    Eigen::SelfAdjointEigenSolver<MatX<T>> es(Hs, Eigen::EigenvaluesOnly);
+    const T lmin = es.eigenvalues()(0), lmax = es.eigenvalues()(H.rows() - 1);
+    const T scale = abs(lmax) > abs(lmin) ? abs(lmax) : abs(lmin);
+    const T res = lmin > T(0) ? T(0) : (scale > T(0) ? T(-lmin / scale) : T(1));
+    r = make_check(r.name, res, 0.0,
+                   "smallest eigenvalue " + to_decimal(lmin, 6) + ", largest " + to_decimal(lmax, 6) +
+                       (lmin > T(0) ? ", condition number " + to_decimal(T(lmax / lmin), 4) : ""));
+    r.passed = lmin > T(0);
+    return r;
+  }
+  T hmax(0);
+  for (Eigen::Index i = 0; i < H.rows(); ++i)
+    if (abs(H(i, i)) > hmax) hmax = abs(H(i, i));
+  const T res = f.ok ? T(0) : (hmax > T(0) ? T(-f.min_pivot / hmax) : T(1));
+  r = make_check(r.name, res > T(0) ? res : T(0), 0.0,
+                 "LᵀDL pivots (n > " + std::to_string(kEigenMaxN) + "; H > 0 iff every pivot D > 0): smallest pivot " +
+                     to_decimal(f.min_pivot, 6) +
+                     (f.ok ? ", condition number ≈ " + format_number("%.4g", kappa) + " (Lanczos estimate)"
+                           : ", not positive at DoF " + std::to_string(f.failed_at)));
+  r.passed = f.ok;
   return r;
+}
+
+}  // namespace detail
+
+template <class T>
+CheckResult check_positive_definite(const MatX<T>& H) {
+  if (H.rows() <= kEigenMaxN) return detail::positive_definite<T>(H, SparseFactor<T>(), 0.0);
+  // No tree here: table 6.3 with λ(k) = k - 1, a dense LᵀDL of the lower triangle.
+  std::vector<int> chain(static_cast<size_t>(H.rows()));
+  for (size_t k = 0; k < chain.size(); ++k) chain[k] = static_cast<int>(k) - 1;
+  const SparseFactor<T> f = ltdl<T>(H, chain);
+  return detail::positive_definite<T>(H, f, condition_estimate<T>(H, f));
 }
 
 template <class T>
@@ -67,37 +223,20 @@ T condition_number(const MatX<T>& H) {
   return lmax / lmin;
 }
 
-namespace detail {
-// H from inverse dynamics, column by column: H(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0.
-template <class T>
-MatX<T> inertia_from_rnea(const Model<T>& model, const VecX<T>& q) {
-  Model<T> m0 = model;
-  m0.gravity.setZero();
-  const VecX<T> zero = VecX<T>::Zero(model.nv);
-  const VecX<T> C0 = rnea<T>(m0, q, zero, zero);  // exactly 0 without gravity and velocity
-  MatX<T> Hr(model.nv, model.nv);
-  for (int j = 0; j < model.nv; ++j) Hr.col(j) = rnea<T>(m0, q, zero, VecX<T>(VecX<T>::Unit(model.nv, j))) - C0;
-  return Hr;
-}
-}  // namespace detail
-
 template <class T>
 CheckResult check_rnea_H_symmetric(const Model<T>& model, const VecX<T>& q, double k) {
-  using detail::max_abs;
-  const MatX<T> Hr = detail::inertia_from_rnea<T>(model, q);
-  const T r = detail::ratio<T>(max_abs(MatX<T>(Hr - Hr.transpose())), max_abs(Hr));
-  return make_check("rnea.H_symmetric", r, tolerance<T>(k),
-                    "max|H_r - H_rᵀ| / max|H_r|, H_r(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0");
+  const detail::RneaInertia<T> R = detail::inertia_from_rnea<T>(model, q);
+  return detail::rnea_H_symmetric<T>(R, R.all() ? MatX<T>() : crba<T>(model, q), k);
+}
+
+template <class T>
+CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, const MatX<T>& H, double k) {
+  return detail::crba_rnea_columns<T>(detail::inertia_from_rnea<T>(model, q), H, k);
 }
 
 template <class T>
 CheckResult check_crba_rnea_columns(const Model<T>& model, const VecX<T>& q, double k) {
-  using detail::max_abs;
-  const MatX<T> H = crba<T>(model, q);
-  const MatX<T> Hr = detail::inertia_from_rnea<T>(model, q);
-  const T r = detail::ratio<T>(max_abs(MatX<T>(H - Hr)), max_abs(H));
-  return make_check("crba.columns_equal_rnea_differences", r, tolerance<T>(k),
-                    "max|H_crba - H_rnea| / max|H|, H_rnea(:, j) = RNEA(q, 0, e_j) - RNEA(q, 0, 0) with g = 0");
+  return check_crba_rnea_columns<T>(model, q, crba<T>(model, q), k);
 }
 
 namespace detail {
@@ -109,91 +248,121 @@ T qdd_scale(const SparseFactor<T>& f, const VecX<T>& qdd, const VecX<T>& C) {
 }
 }  // namespace detail
 
+namespace detail {
+template <class T>
+CheckResult fd_inverts_id(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
+                          const VecX<T>& C, const SparseFactor<T>& f, double kappa, double k) {
+  const VecX<T> tau = rnea<T>(model, q, qd, qdd);
+  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
+  if (!fd.ok || !f.ok)
+    return make_check("aba.inverts_rnea", T(1), 0.0, "H is not positive-definite (ABA or LᵀDL found a non-positive pivot)");
+  const T scale = qdd_scale<T>(f, qdd, C);
+  const T r = ratio<T>(max_abs(VecX<T>(fd.qdd - qdd)), scale);
+  return make_check("aba.inverts_rnea", r, tolerance<T>(k) * kappa,
+                    "max|ABA(RNEA(qdd)) - qdd| / (max|qdd| + max|H⁻¹C|); tolerance k ε κ(H), κ(H) ≈ " +
+                        format_number("%.4g", kappa) + " (Lanczos estimate)");
+}
+
+template <class T>
+CheckResult fd_matches_ltdl(const AbaResult<T>& fd, const VecX<T>& tau, const VecX<T>& C, const SparseFactor<T>& f,
+                            double kappa, double k, const std::string& factor) {
+  if (!f.ok || !fd.ok) return make_check("aba.matches_crba_ltdl", T(1), 0.0, "H is not positive-definite");
+  const VecX<T> qdd = ltdl_solve<T>(f, VecX<T>(tau - C));
+  const T r = ratio<T>(max_abs(VecX<T>(fd.qdd - qdd)), qdd_scale<T>(f, qdd, C));
+  return make_check("aba.matches_crba_ltdl", r, tolerance<T>(k) * kappa,
+                    "max|ABA(tau) - (LᵀDL)⁻¹(tau - C)| / (max|qdd| + max|H⁻¹C|); tolerance k ε κ(H), κ(H) ≈ " +
+                        format_number("%.4g", kappa) + " (Lanczos estimate)" + factor);
+}
+}  // namespace detail
+
 template <class T>
 CheckResult check_fd_inverts_id(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
                                 double k) {
-  using detail::max_abs;
-  const VecX<T> tau = rnea<T>(model, q, qd, qdd);
-  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
   const MatX<T> H = crba<T>(model, q);
-  const T kappa = condition_number<T>(H);
   const SparseFactor<T> f = ltdl<T>(H, model.dof_parent);
-  if (!fd.ok || !f.ok)
-    return make_check("aba.inverts_rnea", T(1), 0.0, "H is not positive-definite (ABA or LᵀDL found a non-positive pivot)");
-  const T scale = detail::qdd_scale<T>(f, qdd, bias<T>(model, q, qd));
-  const T r = detail::ratio<T>(max_abs(VecX<T>(fd.qdd - qdd)), scale);
-  return make_check("aba.inverts_rnea", r, tolerance<T>(k) * static_cast<double>(kappa),
-                    "max|ABA(RNEA(qdd)) - qdd| / (max|qdd| + max|H⁻¹C|); tolerance k ε κ(H), κ(H) = " + to_decimal(kappa, 4));
+  return detail::fd_inverts_id<T>(model, q, qd, qdd, bias<T>(model, q, qd), f, condition_estimate<T>(H, f), k);
 }
 
 template <class T>
 CheckResult check_fd_matches_ltdl(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
                                   double k) {
-  using detail::max_abs;
   const MatX<T> H = crba<T>(model, q);
-  const VecX<T> C = bias<T>(model, q, qd);
   const SparseFactor<T> f = ltdl<T>(H, model.dof_parent);
-  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
-  if (!f.ok || !fd.ok) return make_check("aba.matches_crba_ltdl", T(1), 0.0, "H is not positive-definite");
-  const VecX<T> qdd = ltdl_solve<T>(f, VecX<T>(tau - C));
-  const T kappa = condition_number<T>(H);
-  const T r = detail::ratio<T>(max_abs(VecX<T>(fd.qdd - qdd)), detail::qdd_scale<T>(f, qdd, C));
-  return make_check("aba.matches_crba_ltdl", r, tolerance<T>(k) * static_cast<double>(kappa),
-                    "max|ABA(tau) - (LᵀDL)⁻¹(tau - C)| / (max|qdd| + max|H⁻¹C|); tolerance k ε κ(H), κ(H) = " +
-                        to_decimal(kappa, 4));
-}
-
-template <class T>
-CheckResult check_ltdl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k) {
-  using detail::max_abs;
-  const SparseFactor<T> f = ltdl<T>(H, lambda);
-  if (!f.ok) return make_check("ltdl.reconstructs_H", T(1), 0.0, "non-positive pivot at DoF " + std::to_string(f.failed_at));
-  const MatX<T> L = f.L();
-  const MatX<T> R = L.transpose() * f.D().asDiagonal() * L;
-  const T r = detail::ratio<T>(max_abs(MatX<T>(R - H)), max_abs(H));
-  return make_check("ltdl.reconstructs_H", r, tolerance<T>(k), "max|LᵀDL - H| / max|H|");
-}
-
-template <class T>
-CheckResult check_ltl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k) {
-  using detail::max_abs;
-  const SparseFactor<T> f = ltl<T>(H, lambda);
-  if (!f.ok) return make_check("ltl.reconstructs_H", T(1), 0.0, "non-positive pivot at DoF " + std::to_string(f.failed_at));
-  const MatX<T> L = f.L();
-  const T r = detail::ratio<T>(max_abs(MatX<T>(L.transpose() * L - H)), max_abs(H));
-  return make_check("ltl.reconstructs_H", r, tolerance<T>(k), "max|LᵀL - H| / max|H|");
+  return detail::fd_matches_ltdl<T>(aba<T>(model, q, qd, tau), tau, bias<T>(model, q, qd), f, condition_estimate<T>(H, f),
+                                    k, "");
 }
 
 namespace detail {
+// max|Lᵀ D L - H| / max|H| (D = 1 for LᵀL), whole matrix, without the dense O(n³) product:
+// (Lᵀ D L)_ij = Σ_k L_ki D_k L_kj over the k below both i and j, i.e. k with i and j on its path
+// to the root; every other entry of Lᵀ D L is 0 (branch-induced sparsity, RBDA §6.5). O(n d²).
+// Up to kExactMaxN; above, the randomized ‖Lᵀ D L x - H x‖ / (‖H‖ |x|).
+template <class T>
+CheckResult reconstructs(const MatX<T>& H, const SparseFactor<T>& f, double k, const std::string& name,
+                         const std::string& factor) {
+  using std::abs;
+  const std::string what = f.unit ? "LᵀDL" : "LᵀL";
+  if (!f.ok) return make_check(name, T(1), 0.0, "non-positive pivot at DoF " + std::to_string(f.failed_at));
+  const int n = static_cast<int>(H.rows());
+  const std::vector<int>& lambda = f.lambda;
+  if (n <= kExactMaxN) {
+    MatX<T> R = MatX<T>::Zero(n, n);  // lower triangle of Lᵀ D L
+    std::vector<int> path;
+    for (int kk = 0; kk < n; ++kk) {
+      path.clear();
+      for (int i = kk; i >= 0; i = lambda[i]) path.push_back(i);  // kk and its ancestors, descending
+      const T dk = f.unit ? f.LD(kk, kk) : T(1);
+      auto Lk = [&](int i) { return i == kk ? (f.unit ? T(1) : f.LD(kk, kk)) : f.LD(kk, i); };
+      for (size_t a = 0; a < path.size(); ++a) {
+        const T w = dk * Lk(path[a]);
+        for (size_t b = a; b < path.size(); ++b) R(path[a], path[b]) += w * Lk(path[b]);
+      }
+    }
+    T e(0);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j) {
+        const T d1 = abs(T(R(i, j) - H(i, j))), d2 = abs(T(R(i, j) - H(j, i)));
+        if (d1 > e) e = d1;
+        if (d2 > e) e = d2;
+      }
+    return make_check(name, ratio<T>(e, max_abs(H)), tolerance<T>(k), "max|" + what + " - H| / max|H|" + factor);
+  }
+  const T nH = inf_norm<T>(H);
+  T worst(0);
+  for (int v = 0; v < kRandomVectors; ++v) {
+    const VecX<T> x = random_vector<T>(n, static_cast<std::uint64_t>(101 + v));
+    VecX<T> y = mul_L<T>(f, x);
+    if (f.unit) y = y.cwiseProduct(f.LD.diagonal());
+    y = mul_Lt<T>(f, y);
+    const T r = ratio<T>(max_abs(VecX<T>(y - H * x)), T(nH * max_abs(x)));
+    if (r > worst) worst = r;
+  }
+  return make_check(name, worst, tolerance<T>(k),
+                    "randomized (n > " + std::to_string(kExactMaxN) + "): max over " + std::to_string(kRandomVectors) +
+                        " fixed pseudo-random x ∈ [-1, 1]ⁿ of ‖" + what + " x - H x‖ / (‖H‖ |x|)" + factor);
+}
+
 template <class T>
 T solve_residual(const MatX<T>& H, const VecX<T>& x, const VecX<T>& b) {
   return ratio<T>(max_abs(VecX<T>(H * x - b)), T(inf_norm<T>(H) * max_abs(x) + max_abs(b)));
 }
-}  // namespace detail
 
 template <class T>
-CheckResult check_ltdl_solves(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& b, double k) {
-  const SparseFactor<T> f = ltdl<T>(H, lambda);
-  if (!f.ok) return make_check("ltdl.solves", T(1), 0.0, "non-positive pivot at DoF " + std::to_string(f.failed_at));
-  return make_check("ltdl.solves", detail::solve_residual<T>(H, ltdl_solve<T>(f, b), b), tolerance<T>(k),
-                    "‖H x - b‖ / (‖H‖ |x| + |b|)");
+CheckResult solves(const MatX<T>& H, const SparseFactor<T>& f, const VecX<T>& b, double k, const std::string& name,
+                   const std::string& factor) {
+  if (!f.ok) return make_check(name, T(1), 0.0, "non-positive pivot at DoF " + std::to_string(f.failed_at));
+  const VecX<T> x = f.unit ? ltdl_solve<T>(f, b) : ltl_solve<T>(f, b);
+  return make_check(name, solve_residual<T>(H, x, b), tolerance<T>(k), "‖H x - b‖ / (‖H‖ |x| + |b|)" + factor);
 }
 
+// Sparse L x, Lᵀ x, L⁻¹ x, L⁻ᵀ x against the dense L of each factor given.
 template <class T>
-CheckResult check_ltl_solves(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& b, double k) {
-  const SparseFactor<T> f = ltl<T>(H, lambda);
-  if (!f.ok) return make_check("ltl.solves", T(1), 0.0, "non-positive pivot at DoF " + std::to_string(f.failed_at));
-  return make_check("ltl.solves", detail::solve_residual<T>(H, ltl_solve<T>(f, b), b), tolerance<T>(k),
-                    "‖H x - b‖ / (‖H‖ |x| + |b|)");
-}
-
-template <class T>
-CheckResult check_factor_products(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& x, double k) {
-  using detail::max_abs;
+CheckResult factor_products(const std::vector<const SparseFactor<T>*>& fs, const VecX<T>& x, double k,
+                            const std::string& factor) {
   T worst(0);
-  for (bool unit : {true, false}) {
-    const SparseFactor<T> f = unit ? ltdl<T>(H, lambda) : ltl<T>(H, lambda);
-    if (!f.ok) return make_check("factor.products", T(1), 0.0, "H is not positive-definite");
+  for (const SparseFactor<T>* fp : fs) {
+    const SparseFactor<T>& f = *fp;
+    if (!f.ok) return make_check("factor.products_and_solves", T(1), 0.0, "H is not positive-definite");
     const MatX<T> L = f.L();
     const VecX<T> y = solve_L<T>(f, x), z = solve_Lt<T>(f, x);
     T xs = max_abs(x);
@@ -202,17 +371,45 @@ CheckResult check_factor_products(const MatX<T>& H, const std::vector<int>& lamb
     const T s = max_abs(L) * xs;
     const T e = max_abs(VecX<T>(mul_L<T>(f, x) - L * x)) + max_abs(VecX<T>(mul_Lt<T>(f, x) - L.transpose() * x)) +
                 max_abs(VecX<T>(L * y - x)) + max_abs(VecX<T>(L.transpose() * z - x));
-    const T r = detail::ratio<T>(e, s);
+    const T r = ratio<T>(e, s);
     if (r > worst) worst = r;
   }
   return make_check("factor.products_and_solves", worst, tolerance<T>(k),
-                    "sparse L x, Lᵀ x, L⁻¹ x, L⁻ᵀ x against dense L (LᵀDL and LᵀL), / (max|L| max(|x|, |L⁻¹x|, |L⁻ᵀx|))");
+                    std::string("sparse L x, Lᵀ x, L⁻¹ x, L⁻ᵀ x against dense L (") + (fs.size() > 1 ? "LᵀDL and LᵀL" : "LᵀDL") +
+                        "), / (max|L| max(|x|, |L⁻¹x|, |L⁻ᵀx|))" + factor);
+}
+}  // namespace detail
+
+template <class T>
+CheckResult check_ltdl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k) {
+  return detail::reconstructs<T>(H, ltdl<T>(H, lambda), k, "ltdl.reconstructs_H", "");
 }
 
 template <class T>
-CheckResult check_mj_factor_equals_ltdl(const MatX<T>& H, const std::vector<int>& lambda) {
+CheckResult check_ltl_reconstructs(const MatX<T>& H, const std::vector<int>& lambda, double k) {
+  return detail::reconstructs<T>(H, ltl<T>(H, lambda), k, "ltl.reconstructs_H", "");
+}
+
+template <class T>
+CheckResult check_ltdl_solves(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& b, double k) {
+  return detail::solves<T>(H, ltdl<T>(H, lambda), b, k, "ltdl.solves", "");
+}
+
+template <class T>
+CheckResult check_ltl_solves(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& b, double k) {
+  return detail::solves<T>(H, ltl<T>(H, lambda), b, k, "ltl.solves", "");
+}
+
+template <class T>
+CheckResult check_factor_products(const MatX<T>& H, const std::vector<int>& lambda, const VecX<T>& x, double k) {
+  const SparseFactor<T> fd = ltdl<T>(H, lambda), fl = ltl<T>(H, lambda);
+  return detail::factor_products<T>({&fd, &fl}, x, k, "");
+}
+
+namespace detail {
+template <class T>
+CheckResult mj_factor_equals_ltdl(const MatX<T>& H, const std::vector<int>& lambda, const SparseFactor<T>& f) {
   using std::abs;
-  const SparseFactor<T> f = ltdl<T>(H, lambda);
   const MjLayout lay = mj_layout(lambda);
   const MjFactor<T> m = mj_factorI<T>(lay, mj_pack<T>(lay, H));
   // MuJoCo clamps pivots below mjMINVAL (1e-15) and goes on; ltdl stops at a non-positive one.
@@ -238,30 +435,46 @@ CheckResult check_mj_factor_equals_ltdl(const MatX<T>& H, const std::vector<int>
                     "max |qLD - LD| over stored entries and |qLDiagInv - 1/D|: identical operations, exact equality");
 }
 
+}  // namespace detail
+
 template <class T>
-CheckResult check_kinetic_energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, double k) {
+CheckResult check_mj_factor_equals_ltdl(const MatX<T>& H, const std::vector<int>& lambda) {
+  return detail::mj_factor_equals_ltdl<T>(H, lambda, ltdl<T>(H, lambda));
+}
+
+namespace detail {
+template <class T>
+CheckResult kinetic_energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const MatX<T>& H, double k) {
   using std::abs;
-  const MatX<T> H = crba<T>(model, q);
   const T Th = qd.dot(H * qd) / T(2);
   const T Tb = energy<T>(model, q, qd).kinetic;
   const VecX<T> aqd = qd.cwiseAbs();
   const T scale = aqd.dot(H.cwiseAbs() * aqd) / T(2);
-  return make_check("energy.kinetic_equals_half_qdT_H_qd", detail::ratio<T>(abs(T(Th - Tb)), scale), tolerance<T>(k),
+  return make_check("energy.kinetic_equals_half_qdT_H_qd", ratio<T>(abs(T(Th - Tb)), scale), tolerance<T>(k),
                     "|½ qdᵀ H qd - Σ ½ vᵢᵀ Iᵢ vᵢ| / (½ |qd|ᵀ |H| |qd|)");
 }
 
 template <class T>
-CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k) {
+CheckResult power_balance(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                          const AbaResult<T>& fd, const MatX<T>& H, const VecX<T>& C, double k) {
   using std::abs;
-  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
   if (!fd.ok) return make_check("energy.power_balance", T(1), 0.0, "H is not positive-definite");
   const T rate = energy_rate<T>(model, q, qd, fd.qdd);
   const T power = qd.dot(tau);
-  const MatX<T> H = crba<T>(model, q);
-  const VecX<T> C = bias<T>(model, q, qd);
   const T scale = qd.cwiseAbs().dot(VecX<T>(tau.cwiseAbs() + H.cwiseAbs() * fd.qdd.cwiseAbs() + C.cwiseAbs()));
-  return make_check("energy.power_balance", detail::ratio<T>(abs(T(rate - power)), scale), tolerance<T>(k),
+  return make_check("energy.power_balance", ratio<T>(abs(T(rate - power)), scale), tolerance<T>(k),
                     "|d(T+V)/dt - qdᵀ tau| / (|qd|ᵀ (|tau| + |H| |qdd| + |C|)) at qdd = ABA(tau)");
+}
+}  // namespace detail
+
+template <class T>
+CheckResult check_kinetic_energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, double k) {
+  return detail::kinetic_energy<T>(model, q, qd, crba<T>(model, q), k);
+}
+
+template <class T>
+CheckResult check_power_balance(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, double k) {
+  return detail::power_balance<T>(model, q, qd, tau, aba<T>(model, q, qd, tau), crba<T>(model, q), bias<T>(model, q, qd), k);
 }
 
 template <class T>
@@ -305,27 +518,44 @@ CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const V
   return make_check("equation_of_motion", r, tolerance<T>(k), "‖H qdd + C - tau‖ / (‖H‖ |qdd| + |C| + |tau|)");
 }
 
+// H, C, ABA's result, the factor(s) and H_r are computed once and shared; the size switches are
+// properties.hpp's.
 template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
                                    const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops) {
   const double k = default_k(model.nv);
+  const std::vector<int>& lambda = model.dof_parent;
   const MatX<T> H = crba<T>(model, q);
   const VecX<T> C = bias<T>(model, q, qd);
   const AbaResult<T> fd = aba<T>(model, q, qd, tau);
+  // Table 6.3 on CRBA's H when affordable, else the O(n d) articulated-body route to the same factor.
+  const bool table63 = detail::factor_cost(lambda) <= kFactorBudget;
+  const SparseFactor<T> f = table63 ? ltdl<T>(H, lambda) : ltdl_articulated<T>(model, q);
+  const std::string factor =
+      table63 ? std::string()
+              : "; factor: ltdl_articulated (Σ depth² > 2²⁴: table 6.3 not run), compared with CRBA's H by ltdl.reconstructs_H";
+  const double kappa = condition_estimate<T>(H, f);  // once, for every check that needs κ(H)
+  const detail::RneaInertia<T> R = detail::inertia_from_rnea<T>(model, q);
   std::vector<CheckResult> out;
-  out.push_back(check_rnea_H_symmetric<T>(model, q, k));
-  out.push_back(check_positive_definite<T>(H));
-  out.push_back(check_crba_rnea_columns<T>(model, q, k));
-  out.push_back(check_fd_inverts_id<T>(model, q, qd, qdd, k));
-  out.push_back(check_fd_matches_ltdl<T>(model, q, qd, tau, k));
-  out.push_back(check_ltdl_reconstructs<T>(H, model.dof_parent, k));
-  out.push_back(check_ltl_reconstructs<T>(H, model.dof_parent, k));
-  out.push_back(check_ltdl_solves<T>(H, model.dof_parent, tau, k));
-  out.push_back(check_ltl_solves<T>(H, model.dof_parent, tau, k));
-  out.push_back(check_factor_products<T>(H, model.dof_parent, tau, k));
-  out.push_back(check_mj_factor_equals_ltdl<T>(H, model.dof_parent));
-  out.push_back(check_kinetic_energy<T>(model, q, qd, k));
-  out.push_back(check_power_balance<T>(model, q, qd, tau, k));
+  out.push_back(detail::rnea_H_symmetric<T>(R, H, k));
+  out.push_back(detail::positive_definite<T>(H, f, kappa));
+  out.push_back(detail::crba_rnea_columns<T>(R, H, k));
+  out.push_back(detail::fd_inverts_id<T>(model, q, qd, qdd, C, f, kappa, k));
+  out.push_back(detail::fd_matches_ltdl<T>(fd, tau, C, f, kappa, k, factor));
+  out.push_back(detail::reconstructs<T>(H, f, k, "ltdl.reconstructs_H", factor));
+  if (table63) {
+    const SparseFactor<T> fl = ltl<T>(H, lambda);
+    out.push_back(detail::reconstructs<T>(H, fl, k, "ltl.reconstructs_H", ""));
+    out.push_back(detail::solves<T>(H, f, tau, k, "ltdl.solves", ""));
+    out.push_back(detail::solves<T>(H, fl, tau, k, "ltl.solves", ""));
+    out.push_back(detail::factor_products<T>({&f, &fl}, tau, k, ""));
+    out.push_back(detail::mj_factor_equals_ltdl<T>(H, lambda, f));
+  } else {
+    out.push_back(detail::solves<T>(H, f, tau, k, "ltdl.solves", factor));
+    out.push_back(detail::factor_products<T>({&f}, tau, k, factor));
+  }
+  out.push_back(detail::kinetic_energy<T>(model, q, qd, H, k));
+  out.push_back(detail::power_balance<T>(model, q, qd, tau, fd, H, C, k));
   if (fd.ok) out.push_back(check_equation_of_motion<T>(H, C, fd.qdd, tau, k));
   if (model.nc > 0) {
     const std::vector<CheckResult> lcs = check_loops<T>(model, q, qd, tau, tau_loops);

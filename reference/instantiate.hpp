@@ -30,7 +30,9 @@
 #include "reference/loop_fd_projection.hpp"
 #include "reference/loop_fd_sparse.hpp"
 #include "reference/loop_gauss.hpp"
+#include "reference/condition.hpp"
 #include "reference/ltdl.hpp"
+#include "reference/ltdl_articulated.hpp"
 #include "reference/mj_factor.hpp"
 #include "reference/rnea.hpp"
 
@@ -41,6 +43,8 @@
   RBDREF_RNEA_INSTANTIATE(, T)             \
   RBDREF_CRBA_INSTANTIATE(, T)             \
   RBDREF_LTDL_INSTANTIATE(, T)             \
+  RBDREF_LTDL_ARTICULATED_INSTANTIATE(, T) \
+  RBDREF_CONDITION_INSTANTIATE(, T)        \
   RBDREF_MJ_FACTOR_INSTANTIATE(, T)        \
   RBDREF_ABA_INSTANTIATE(, T)              \
   RBDREF_ENERGY_INSTANTIATE(, T)           \

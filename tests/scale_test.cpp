@@ -1,0 +1,300 @@
+// Issue 12, scale: the O(n d) LᵀDL from articulated-body inertias (reference/ltdl_articulated.hpp),
+// the Lanczos condition estimate (reference/condition.hpp), and the sampled / randomized forms the
+// property checks take above their size switches (checks/properties.hpp), with planted errors.
+#include "checks/properties.hpp"
+#include "checks/random_model.hpp"
+#include "io/model_io.hpp"
+#include "tests/test_util.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace rbd::test {
+namespace {
+
+std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+
+template <class T>
+VecX<T> to_T(const std::vector<double>& x) {
+  VecX<T> y(static_cast<Eigen::Index>(x.size()));
+  for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);  // exact
+  return y;
+}
+
+// The bundled tree models (every joint type: all_joints.json), and the humanoid on a floating base.
+std::vector<ModelDesc> bundled() {
+  std::vector<ModelDesc> out;
+  for (const char* f : {"all_joints.json", "arm7.json", "arm7.urdf", "double_pendulum.json", "far_arm.json", "humanoid.json",
+                        "panda.urdf", "tiny_inertia.json"})
+    out.push_back(load_model(src(std::string("fixtures/models/") + f)).desc);
+  LoadOptions fb;
+  fb.floating_base = true;
+  out.push_back(load_model(src("fixtures/models/humanoid.urdf"), fb).desc);
+  return out;
+}
+
+// Random trees: every joint type, chains to bushy trees, half on a floating base.
+std::vector<ModelDesc> random_trees(int count, int max_nb) {
+  std::vector<ModelDesc> out;
+  for (int s = 0; s < count; ++s) {
+    TreeSpec spec;
+    spec.nb = 1 + s % max_nb;
+    spec.branching = 1.0 + 0.15 * (s % 8);
+    spec.floating_base = s % 2 == 0;
+    out.push_back(random_tree(spec, static_cast<std::uint64_t>(1000 + s)));
+  }
+  return out;
+}
+
+// max over the factor's entries (D and L at ancestor pairs) of |a - b|, relative to max|D| for D
+// and to max(1, max|L|) for L.
+template <class T>
+double factor_difference(const SparseFactor<T>& a, const SparseFactor<T>& b) {
+  using std::abs;
+  const int n = static_cast<int>(a.LD.rows());
+  T dmax(0), lmax(1), dd(0), dl(0);
+  for (int i = 0; i < n; ++i) {
+    if (abs(b.LD(i, i)) > dmax) dmax = abs(b.LD(i, i));
+    for (int j = a.lambda[i]; j >= 0; j = a.lambda[j])
+      if (abs(b.LD(i, j)) > lmax) lmax = abs(b.LD(i, j));
+  }
+  for (int i = 0; i < n; ++i) {
+    const T e = abs(T(a.LD(i, i) - b.LD(i, i)));
+    if (e > dd) dd = e;
+    for (int j = a.lambda[i]; j >= 0; j = a.lambda[j]) {
+      const T f = abs(T(a.LD(i, j) - b.LD(i, j)));
+      if (f > dl) dl = f;
+    }
+  }
+  const double rd = static_cast<double>(T(dd / dmax)), rl = static_cast<double>(T(dl / lmax));
+  return rd > rl ? rd : rl;
+}
+
+template <class T>
+void expect_articulated_equals_ltdl(const ModelDesc& d, std::uint64_t seed) {
+  const Model<T> m = build_model<T>(d);
+  if (m.nv == 0) return;
+  const VecX<T> q = to_T<T>(random_state(build_model<double>(d), seed).q);
+  const MatX<T> H = crba<T>(m, q);
+  const SparseFactor<T> ref = ltdl<T>(H, m.dof_parent), art = ltdl_articulated<T>(m, q);
+  ASSERT_TRUE(ref.ok) << d.name;
+  ASSERT_TRUE(art.ok) << d.name;
+  EXPECT_EQ(art.lambda, ref.lambda);
+  EXPECT_TRUE(art.unit);
+  // Entries off the factor (upper triangle, non-ancestor pairs) are 0.
+  const int n = m.nv;
+  for (int i = 0; i < n; ++i) {
+    std::vector<bool> anc(static_cast<size_t>(n), false);
+    for (int j = i; j >= 0; j = m.dof_parent[j]) anc[static_cast<size_t>(j)] = true;
+    for (int j = 0; j < n; ++j) {
+      if (!anc[static_cast<size_t>(j)]) ASSERT_EQ(art.LD(i, j), T(0)) << d.name << " (" << i << ", " << j << ")";
+    }
+  }
+  // Different order of operations: agreement to rounding amplified by the conditioning.
+  const double kappa = static_cast<double>(condition_number<T>(H));
+  const double diff = factor_difference<T>(art, ref);
+  EXPECT_LE(diff, 100.0 * n * static_cast<double>(epsilon<T>()) * kappa)
+      << d.name << ": nv " << n << ", κ " << kappa << ", " << -std::log10(diff) << " digits";
+  // Drop-in: the same solve.
+  const VecX<T> b = to_T<T>(random_state(build_model<double>(d), seed + 1).tau);
+  const VecX<T> x1 = ltdl_solve<T>(ref, b), x2 = ltdl_solve<T>(art, b);
+  EXPECT_LE(max_abs(VecX<T>(x1 - x2)) / max_abs(x1), 1000.0 * n * static_cast<double>(epsilon<T>()) * kappa) << d.name;
+}
+
+TEST(LtdlArticulated, EqualsTable63OnBundledModelsDouble) {
+  for (const ModelDesc& d : bundled()) expect_articulated_equals_ltdl<double>(d, 3);
+}
+TEST(LtdlArticulated, EqualsTable63OnBundledModelsBin50) {
+  for (const ModelDesc& d : bundled()) expect_articulated_equals_ltdl<bin50>(d, 3);
+}
+TEST(LtdlArticulated, EqualsTable63OnRandomTreesDouble) {
+  for (const ModelDesc& d : random_trees(60, 14)) expect_articulated_equals_ltdl<double>(d, 5);
+}
+TEST(LtdlArticulated, EqualsTable63OnRandomTreesBin50) {
+  for (const ModelDesc& d : random_trees(24, 12)) expect_articulated_equals_ltdl<bin50>(d, 5);
+}
+
+// At 50 digits the two routes agree to ~45 digits on a well-conditioned floating tree: a double
+// that leaked into the recursion would cap it near 16.
+TEST(LtdlArticulated, FiftyDigitsAgreeToFortyFive) {
+  TreeSpec spec;
+  spec.nb = 12;
+  spec.branching = 1.5;
+  spec.floating_base = true;
+  const ModelDesc d = random_tree(spec, 7);
+  const Model<bin50> m = build_model<bin50>(d);
+  const VecX<bin50> q = to_T<bin50>(random_state(build_model<double>(d), 11).q);
+  const double diff = factor_difference<bin50>(ltdl_articulated<bin50>(m, q), ltdl<bin50>(crba<bin50>(m, q), m.dof_parent));
+  EXPECT_LE(diff, 1e-45);
+}
+
+// A singular H (massless leaf on a prismatic joint): the same failed DoF as table 6.3.
+TEST(LtdlArticulated, SingularHFailsAtTheSameDof) {
+  ModelDesc d;
+  BodyDesc a;
+  a.name = "a";
+  a.where = "bodies[0]";
+  a.joint.type = JointType::Revolute;
+  a.inertial.mass = Num::exact(1);
+  a.inertial.I = {Num::exact(0.1), Num::exact(0.1), Num::exact(0.1), Num::exact(0), Num::exact(0), Num::exact(0)};
+  BodyDesc b = a;
+  b.name = "b";
+  b.where = "bodies[1]";
+  b.parent = 0;
+  b.joint.type = JointType::Prismatic;
+  b.inertial = InertialDesc();
+  d.bodies = {a, b};
+  const Model<double> m = build_model<double>(d);
+  const VecX<double> q = VecX<double>::Constant(2, 0.3);
+  const SparseFactor<double> f = ltdl_articulated<double>(m, q);
+  EXPECT_FALSE(f.ok);
+  EXPECT_EQ(f.failed_at, ltdl<double>(crba<double>(m, q), m.dof_parent).failed_at);
+  EXPECT_EQ(std::isinf(condition_estimate<double>(crba<double>(m, q), f)), true);
+}
+
+// ---- condition_estimate against the dense eigenvalues in T ---------------------------------------
+
+template <class T>
+void expect_condition_matches(const ModelDesc& d, std::uint64_t seed, double rel) {
+  const Model<T> m = build_model<T>(d);
+  if (m.nv == 0) return;
+  const VecX<T> q = to_T<T>(random_state(build_model<double>(d), seed).q);
+  const MatX<T> H = crba<T>(m, q);
+  const double dense = static_cast<double>(condition_number<T>(H));
+  const double est = condition_estimate<T>(H, ltdl<T>(H, m.dof_parent));
+  // At double the dense value itself is only good to ~nε κ.
+  const double allow = rel + 100.0 * m.nv * static_cast<double>(epsilon<T>()) * dense;
+  EXPECT_LE(std::abs(est - dense) / dense, allow) << d.name << ": nv " << m.nv << ", dense " << dense << ", estimate " << est;
+}
+
+TEST(ConditionEstimate, MatchesDenseEigenvaluesDouble) {
+  for (const ModelDesc& d : bundled()) expect_condition_matches<double>(d, 3, 1e-6);
+  for (const ModelDesc& d : random_trees(40, 14)) expect_condition_matches<double>(d, 9, 1e-6);
+}
+TEST(ConditionEstimate, MatchesDenseEigenvaluesBin50) {
+  for (const ModelDesc& d : bundled()) expect_condition_matches<bin50>(d, 3, 1e-6);
+  for (const ModelDesc& d : random_trees(16, 12)) expect_condition_matches<bin50>(d, 9, 1e-6);
+}
+
+// More DoFs than Lanczos steps (n > 120): convergence, not exhaustion of the Krylov space.
+TEST(ConditionEstimate, MatchesDenseOnA150DofTree) {
+  TreeSpec spec;
+  spec.nb = 150;
+  spec.branching = 1.2;
+  spec.joints = {JointType::Revolute, JointType::Prismatic};
+  const ModelDesc d = random_tree(spec, 42);
+  expect_condition_matches<double>(d, 2, 1e-6);
+}
+
+// κ ~ 1e20 and ~1e30: a body of mass 1e-20 (1e-30) at the end of a chain. At bin50 the estimate
+// must still have its 6 digits: the solves run in float128 (3 n ε κ ≤ 1e-9) for the first and in
+// bin50 itself for the second; the dense eigenvalues in T are the reference.
+void expect_near_singular_bin50(double mass, double min_kappa, int solve_bits) {
+  TreeSpec spec;
+  spec.nb = 8;
+  spec.joints = {JointType::Revolute, JointType::Prismatic};
+  ModelDesc d = random_tree(spec, 5);
+  BodyDesc& leaf = d.bodies.back();
+  leaf.joint.type = JointType::Prismatic;
+  leaf.inertial.mass = Num::exact(mass);
+  leaf.inertial.I = {Num::exact(mass / 10), Num::exact(mass / 10), Num::exact(mass / 10), Num::exact(0), Num::exact(0), Num::exact(0)};
+  const Model<bin50> m = build_model<bin50>(d);
+  const VecX<bin50> q = to_T<bin50>(random_state(build_model<double>(d), 1).q);
+  const MatX<bin50> H = crba<bin50>(m, q);
+  const double dense = static_cast<double>(condition_number<bin50>(H));
+  ASSERT_GT(dense, min_kappa);
+  ConditionInfo info;
+  const double est = condition_estimate<bin50>(H, ltdl<bin50>(H, m.dof_parent), &info);
+  EXPECT_EQ(info.solve_bits, solve_bits);
+  EXPECT_LE(std::abs(est - dense) / dense, 1e-6) << "dense " << dense << ", estimate " << est;
+}
+TEST(ConditionEstimate, NearSingularAtBin50) {
+  expect_near_singular_bin50(1e-20, 1e18, std::numeric_limits<float128>::digits);
+  expect_near_singular_bin50(1e-30, 1e28, std::numeric_limits<bin50>::digits);
+}
+
+// ---- the checks above their size switches --------------------------------------------------------
+
+struct Big {
+  Model<double> m;
+  VecX<double> q, qd, qdd, tau;
+};
+Big big_model(int nb) {
+  TreeSpec spec;
+  spec.nb = nb;
+  spec.branching = 1.1;
+  spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical};
+  const ModelDesc d = random_tree(spec, 77);
+  Big b;
+  b.m = build_model<double>(d);
+  const RandomState s = random_state(b.m, 3);
+  b.q = to_T<double>(s.q);
+  b.qd = to_T<double>(s.qd);
+  b.qdd = to_T<double>(s.qdd);
+  b.tau = to_T<double>(s.tau);
+  return b;
+}
+
+// A 300-DoF-class tree (above kExactMaxN): every check of check_all passes on correct data, and
+// the sampled / randomized forms say so in their detail.
+TEST(ScaledChecks, CheckAllPassesAboveTheSwitches) {
+  const Big b = big_model(200);  // 200 bodies, some spherical: > 256 DoFs
+  ASSERT_GT(b.m.nv, kExactMaxN);
+  bool saw_sampled = false, saw_randomized = false;
+  for (const CheckResult& r : check_all<double>(b.m, b.q, b.qd, b.qdd, b.tau)) {
+    EXPECT_TRUE(r.passed) << r.message();
+    saw_sampled |= r.detail.find("sampled") != std::string::npos;
+    saw_randomized |= r.detail.find("randomized") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_sampled);
+  EXPECT_TRUE(saw_randomized);
+}
+
+// One wrong entry of a > 256-DoF H is still caught: by the randomized LᵀDL reconstruction (an
+// entry table 6.3 does not read: above the diagonal) and by the randomized RNEA products (a
+// symmetric pair in a column the sample leaves out).
+TEST(ScaledChecks, PlantedErrorInHIsCaught) {
+  const Big b = big_model(200);
+  const int n = b.m.nv;
+  ASSERT_GT(n, kExactMaxN);
+  const MatX<double> H = crba<double>(b.m, b.q);
+  const double k = default_k(n);
+  EXPECT_TRUE(check_ltdl_reconstructs<double>(H, b.m.dof_parent, k).passed);
+  EXPECT_TRUE(check_ltl_reconstructs<double>(H, b.m.dof_parent, k).passed);
+  EXPECT_TRUE(check_crba_rnea_columns<double>(b.m, b.q, H, k).passed);
+  // Columns not in the sample (spread as round(c (n - 1) / 63), ~5 apart): between the first two
+  // sampled columns, and two past the 33rd.
+  const int j = 2, i = static_cast<int>(std::lround(32.0 * (n - 1) / 63.0)) + 2;
+  const double delta = 1e-6 * H.cwiseAbs().maxCoeff();
+  MatX<double> Hu = H;
+  Hu(j, i) += delta;  // above the diagonal: ltdl and ltl never read it
+  const CheckResult r1 = check_ltdl_reconstructs<double>(Hu, b.m.dof_parent, k);
+  EXPECT_FALSE(r1.passed) << r1.message();
+  EXPECT_NE(r1.detail.find("randomized"), std::string::npos);
+  EXPECT_FALSE(check_ltl_reconstructs<double>(Hu, b.m.dof_parent, k).passed);
+  MatX<double> Hs = H;
+  Hs(i, j) += delta;
+  Hs(j, i) += delta;
+  const CheckResult r2 = check_crba_rnea_columns<double>(b.m, b.q, Hs, k);
+  EXPECT_FALSE(r2.passed) << r2.message();
+  EXPECT_NE(r2.detail.find("sampled"), std::string::npos);
+}
+
+// Above kEigenMaxN positive-definiteness is read from the LᵀDL pivots: same verdict as the
+// eigenvalues, on H and on H shifted past its smallest eigenvalue.
+TEST(ScaledChecks, PositiveDefiniteByPivotsAgreesWithEigenvalues) {
+  const Big b = big_model(60);
+  ASSERT_GT(b.m.nv, kEigenMaxN);
+  const MatX<double> H = crba<double>(b.m, b.q);
+  const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H, Eigen::EigenvaluesOnly).eigenvalues();
+  const CheckResult good = check_positive_definite<double>(H);
+  EXPECT_TRUE(good.passed) << good.message();
+  EXPECT_NE(good.detail.find("pivots"), std::string::npos);
+  const MatX<double> shifted = H - 1.5 * ev(0) * MatX<double>::Identity(b.m.nv, b.m.nv);
+  const CheckResult bad = check_positive_definite<double>(shifted);
+  EXPECT_FALSE(bad.passed) << bad.message();
+}
+
+}  // namespace
+}  // namespace rbd::test
