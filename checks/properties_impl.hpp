@@ -58,15 +58,6 @@ VecX<T> random_vector(Eigen::Index n, std::uint64_t seed) {
 }
 
 // Table 6.3's cost on this DoF tree: Σ_k depth_k² (depth_k = DoFs from k to the root, k included).
-inline double factor_cost(const std::vector<int>& lambda) {
-  std::vector<double> depth(lambda.size());
-  double cost = 0;
-  for (size_t k = 0; k < lambda.size(); ++k) {
-    depth[k] = 1 + (lambda[k] >= 0 ? depth[static_cast<size_t>(lambda[k])] : 0);
-    cost += depth[k] * depth[k];
-  }
-  return cost;
-}
 
 // The columns the RNEA-based checks evaluate: all up to kExactMaxN, else kSampledColumns spread
 // evenly (round(c (n - 1) / (kSampledColumns - 1)), first and last included).
@@ -529,7 +520,7 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   const VecX<T> C = bias<T>(model, q, qd);
   const AbaResult<T> fd = aba<T>(model, q, qd, tau);
   // Table 6.3 on CRBA's H when affordable, else the O(n d) articulated-body route to the same factor.
-  const bool table63 = detail::factor_cost(lambda) <= kFactorBudget;
+  const bool table63 = ltdl_updates(lambda) <= kFactorBudget;
   const SparseFactor<T> f = table63 ? ltdl<T>(H, lambda) : ltdl_articulated<T>(model, q);
   const std::string factor =
       table63 ? std::string()

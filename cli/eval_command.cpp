@@ -124,6 +124,8 @@ int run_eval(const EvalOptions& o) {
     throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
   }
   certify(ev, hi);
+  hi = Evaluation();
+  release_raw(ev);
 
   ojson doc;
   doc["format"] = "rbdref.eval";

@@ -37,6 +37,19 @@ struct SparseFactor {
   VecX<T> D() const;        // explicit D (nv): ltdl's pivots; ones for ltl
 };
 
+// The work of table 6.3 on a tree with DoF parents λ: Σ_k depth_k² scalar updates (depth_k: DoFs
+// on the path of DoF k to the root), O(n d²); n³/3 on a chain. Callers switch to
+// ltdl_articulated (O(n d)) above a budget.
+inline double ltdl_updates(const std::vector<int>& lambda) {
+  std::vector<double> depth(lambda.size());
+  double cost = 0;
+  for (size_t k = 0; k < lambda.size(); ++k) {
+    depth[k] = 1 + (lambda[k] >= 0 ? depth[static_cast<size_t>(lambda[k])] : 0);
+    cost += depth[k] * depth[k];
+  }
+  return cost;
+}
+
 // RBDA table 6.3, LTDL:
 //   for k = n-1..0:
 //     i = λ(k)

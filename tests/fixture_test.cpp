@@ -331,7 +331,7 @@ TEST_F(FixtureCli, EditedModelIsRejectedByItsHash) {
 
 TEST_F(FixtureCli, UnknownVersionIsRejected) {
   json fx = good_fixture();
-  fx["version"] = 3;
+  fx["version"] = 4;
   expect_bad_fixture(fx, "version");
 }
 
