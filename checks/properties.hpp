@@ -126,12 +126,33 @@ template <class T> CheckResult check_power_balance_fd(const Model<T>& model, con
 template <class T> CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const VecX<T>& qdd, const VecX<T>& tau, double k);
 
 
+// What check_all and the evaluation of a state (certify/evaluate_impl.hpp) both compute: CRBA's H
+// (table 6.2), C = RNEA(q, q̇, 0), ABA at τ (table 7.1), the LᵀDL factor of H (table 6.3 while
+// Σ depth² ≤ kFactorBudget, else ltdl_articulated: `table63` says which) and, with `with_kappa`,
+// κ₂(H) by condition_estimate (else 0). `rbdref eval` computes them once for both: on a 2000-body
+// chain at bin50 they are ~60 s (CRBA 20 s, κ 32 s) of each pass.
+template <class T>
+struct TreeTerms {
+  MatX<T> H;
+  VecX<T> C;
+  AbaResult<T> fd;
+  SparseFactor<T> f;
+  bool table63 = true;
+  double kappa = 0;
+};
+template <class T>
+TreeTerms<T> tree_terms(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, bool with_kappa);
+
 // The model-based checks above on one state (qdd is used by check_fd_inverts_id, tau by the
 // forward-dynamics checks), with k = default_k(nv): symmetry is check_rnea_H_symmetric (CRBA's H
 // is symmetric by construction), and check_power_balance_fd is left out (see above).
 template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
                                    const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops = {});
+// The same on terms already computed for this (model, q, qd, tau) by tree_terms(…, true).
+template <class T>
+std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
+                                   const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops, const TreeTerms<T>& terms);
 
 #define RBDREF_CHECKS_INSTANTIATE(EXT, T)                                                                              \
   EXT template CheckResult check_symmetric<T>(const MatX<T>&, double);                                                \
@@ -153,7 +174,10 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template CheckResult check_power_balance_fd<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template CheckResult check_equation_of_motion<T>(const MatX<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, double); \
   EXT template std::vector<CheckResult> check_all<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
-                                                     const VecX<T>&, const std::vector<VecX<T>>&);
+                                                     const VecX<T>&, const std::vector<VecX<T>>&);                     \
+  EXT template std::vector<CheckResult> check_all<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
+                                                     const VecX<T>&, const std::vector<VecX<T>>&, const TreeTerms<T>&); \
+  EXT template TreeTerms<T> tree_terms<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, bool);
 #define RBDREF_CHECKS_EXTERN(T) RBDREF_CHECKS_INSTANTIATE(extern, T)
 RBDREF_FOR_EACH_SCALAR(RBDREF_CHECKS_EXTERN)
 #undef RBDREF_CHECKS_EXTERN

@@ -512,20 +512,38 @@ CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const V
 // H, C, ABA's result, the factor(s) and H_r are computed once and shared; the size switches are
 // properties.hpp's.
 template <class T>
+TreeTerms<T> tree_terms(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, bool with_kappa) {
+  TreeTerms<T> t;
+  t.H = crba<T>(model, q);
+  t.C = bias<T>(model, q, qd);
+  t.fd = aba<T>(model, q, qd, tau);
+  // Table 6.3 on CRBA's H when affordable, else the O(n d) articulated-body route to the same factor.
+  t.table63 = ltdl_updates(model.dof_parent) <= kFactorBudget;
+  t.f = t.table63 ? ltdl<T>(t.H, model.dof_parent) : ltdl_articulated<T>(model, q);
+  if (with_kappa) t.kappa = condition_estimate<T>(t.H, t.f);
+  return t;
+}
+
+template <class T>
 std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
                                    const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops) {
+  return check_all<T>(model, q, qd, qdd, tau, tau_loops, tree_terms<T>(model, q, qd, tau, true));
+}
+
+template <class T>
+std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
+                                   const VecX<T>& tau, const std::vector<VecX<T>>& tau_loops, const TreeTerms<T>& terms) {
   const double k = default_k(model.nv);
   const std::vector<int>& lambda = model.dof_parent;
-  const MatX<T> H = crba<T>(model, q);
-  const VecX<T> C = bias<T>(model, q, qd);
-  const AbaResult<T> fd = aba<T>(model, q, qd, tau);
-  // Table 6.3 on CRBA's H when affordable, else the O(n d) articulated-body route to the same factor.
-  const bool table63 = ltdl_updates(lambda) <= kFactorBudget;
-  const SparseFactor<T> f = table63 ? ltdl<T>(H, lambda) : ltdl_articulated<T>(model, q);
+  const MatX<T>& H = terms.H;
+  const VecX<T>& C = terms.C;
+  const AbaResult<T>& fd = terms.fd;
+  const bool table63 = terms.table63;
+  const SparseFactor<T>& f = terms.f;
   const std::string factor =
       table63 ? std::string()
               : "; factor: ltdl_articulated (Σ depth² > 2²⁴: table 6.3 not run), compared with CRBA's H by ltdl.reconstructs_H";
-  const double kappa = condition_estimate<T>(H, f);  // once, for every check that needs κ(H)
+  const double kappa = terms.kappa;  // once, for every check that needs κ(H)
   const detail::RneaInertia<T> R = detail::inertia_from_rnea<T>(model, q);
   std::vector<CheckResult> out;
   out.push_back(detail::rnea_H_symmetric<T>(R, H, k));

@@ -6,6 +6,7 @@
 #include "checks/contact_checks.hpp"
 #include "checks/properties.hpp"
 #include "cli/commands.hpp"
+#include "io/json_stream.hpp"
 #include "certify/evaluate.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/model_io.hpp"
@@ -27,30 +28,6 @@ struct EvalOptions {
 
 // Output documents keep their keys in the documented order (format and version first).
 using ojson = nlohmann::ordered_json;
-
-struct RunChecks {
-  const ModelDesc& desc;
-  const StateDesc& state;
-  bool impact;
-  std::vector<CheckResult>& out;
-  template <class T>
-  void operator()() const {
-    const Model<T> m = build_model<T>(desc);
-    out = check_all<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.qdd), to_vec<T>(state.tau),
-                      to_vecs<T>(state.tau_loops));
-    if (!m.contacts.empty() && m.nc == 0) {
-      std::vector<bool> given_z;
-      VecX<T> z, x;
-      surface_state<T>(state, given_z, z, x);
-      const std::vector<CheckResult> cc = check_contacts<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd), to_vec<T>(state.tau), given_z, z, x);
-      out.insert(out.end(), cc.begin(), cc.end());
-    }
-    if (impact) {
-      const std::vector<CheckResult> ic = check_impact<T>(m, to_vec<T>(state.q), to_vec<T>(state.qd));
-      out.insert(out.end(), ic.begin(), ic.end());
-    }
-  }
-};
 
 int run_eval(const EvalOptions& o) {
   const std::optional<Precision> p = Precision::parse(o.precision);
@@ -113,8 +90,8 @@ int run_eval(const EvalOptions& o) {
     if (thread_safe_precision(*p))
       hi_async = std::async(std::launch::async, [&] { return evaluate(pc, lm.desc, state, actuated, o.impact, EvaluationText::RawOnly); });
     try {
-      ev = evaluate(*p, lm.desc, state, actuated, o.impact);
-      with_precision(*p, RunChecks{lm.desc, state, o.impact, checks});
+      // The checks at p on the evaluation's own H, C, ABA, factor and κ (evaluate's `checks`).
+      ev = evaluate(*p, lm.desc, state, actuated, o.impact, EvaluationText::Deferred, &checks);
     } catch (...) {
       if (hi_async.valid()) hi_async.wait();  // it reads lm and state
       throw;
@@ -125,7 +102,7 @@ int run_eval(const EvalOptions& o) {
   }
   certify(ev, hi);
   hi = Evaluation();
-  release_raw(ev);
+  // ev keeps its raw values: the decimal text is made from them as the document is written.
 
   ojson doc;
   doc["format"] = "rbdref.eval";
@@ -151,10 +128,26 @@ int run_eval(const EvalOptions& o) {
   doc["joints"] = joints;
   doc["positive_definite"] = ev.positive_definite;
   doc["degeneracy"] = ev.degeneracy.empty() ? ojson(nullptr) : ojson(ev.degeneracy);
+  // Matrices (H and L: n² entries) are written row by row straight from the raw values when the
+  // document is written (io/json_stream.hpp), not held as text in it.
+  DeferredJson deferred;
+  auto matrix_values = [&deferred](const Quantity& q) {
+    return deferred.defer([&q](std::ostream& out, const std::string& indent) {
+      write_json_rows(out, indent, static_cast<size_t>(q.rows), static_cast<size_t>(q.cols),
+                      [&q](std::ostream& o, size_t k) { o << '"' << q.text(k) << '"'; });
+    });
+  };
+  auto matrix_digits = [&deferred](const Quantity& q) {
+    return deferred.defer([&q](std::ostream& out, const std::string& indent) {
+      write_json_rows(out, indent, static_cast<size_t>(q.rows), static_cast<size_t>(q.cols),
+                      [&q](std::ostream& o, size_t k) { o << q.digits.at(k); });
+    });
+  };
   ojson digits, min_digits, normwise;
   for (const Quantity& q : ev.quantities) {
-    doc[q.name] = shaped(q, q.values);
-    digits[q.name] = shaped(q, q.digits);
+    const bool matrix = q.rows > 0 && q.cols > 0;
+    doc[q.name] = matrix ? matrix_values(q) : shaped(q, q.texts());
+    digits[q.name] = matrix ? matrix_digits(q) : shaped(q, q.digits);
     min_digits[q.name] = q.min_digits();
     normwise[q.name] = q.normwise_digits;
   }
@@ -180,7 +173,7 @@ int run_eval(const EvalOptions& o) {
     lj["frame"] = "loop-local (each loop's successor joint frame)";
     ojson ldig, lnorm;
     for (const Quantity& q : ev.loop_quantities) {
-      lj[q.name] = shaped(q, q.values);
+      lj[q.name] = shaped(q, q.texts());
       ldig[q.name] = shaped(q, q.digits);
       lnorm[q.name] = q.normwise_digits;
     }
@@ -259,24 +252,24 @@ int run_eval(const EvalOptions& o) {
     ojson imp, idig, inorm, soft, sdig;
     for (const Quantity& q : ev.contact_quantities) {
       if (q.name.rfind("basic_solutions[", 0) == 0) {
-        basic.push_back(shaped(q, q.values));
+        basic.push_back(shaped(q, q.texts()));
         basic_dig.push_back(shaped(q, q.digits));
         continue;
       }
       if (q.name.rfind("soft.", 0) == 0) {
         const std::string n = q.name.substr(5);
-        soft[n] = shaped(q, q.values);
+        soft[n] = shaped(q, q.texts());
         sdig[n] = shaped(q, q.digits);
         continue;
       }
       if (q.name.rfind("impact.", 0) == 0) {
         const std::string n = q.name.substr(7);
-        imp[n] = shaped(q, q.values);
+        imp[n] = shaped(q, q.texts());
         idig[n] = shaped(q, q.digits);
         inorm[n] = q.normwise_digits;
         continue;
       }
-      cj[q.name] = shaped(q, q.values);
+      cj[q.name] = shaped(q, q.texts());
       cdig[q.name] = shaped(q, q.digits);
       cnorm[q.name] = q.normwise_digits;
     }
@@ -334,12 +327,15 @@ int run_eval(const EvalOptions& o) {
   }
   doc["checks"] = jc;
 
-  const std::string text = doc.dump(2) + "\n";
   print_model_warnings("eval", lm);
+  auto write_doc = [&](std::ostream& out) {
+    deferred.write(doc, 2, out);
+    out << "\n";
+  };
   if (o.out.empty() || o.out == "-") {
-    std::cout << text;
+    write_doc(std::cout);
   } else {
-    write_file_atomic(o.out, text);
+    write_file_atomic(o.out, write_doc);
     std::cerr << "rbdref eval: " << lm.desc.name << " (nv " << layout.nv << ") at " << p->name() << ", certified against "
               << pc.name() << "\n";
     for (const Quantity& q : ev.quantities)

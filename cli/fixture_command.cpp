@@ -42,16 +42,13 @@ int run_fixture(const FixtureOptions& o) {
   check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("fixture", lm);
-  const Fixture f = make_fixture(lm, samples, seed, *p, threads);
-  // A name ending in .gz is written gzip-compressed (every reader of fixtures reads both).
-  const std::string text = fixture_to_json(f).dump(1) + "\n";
+  // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
+  // gzip-compressed (every reader of fixtures reads both).
   const bool gz = o.out.size() > 3 && o.out.compare(o.out.size() - 3, 3, ".gz") == 0;
-  write_file_atomic(o.out, gz ? gzip_compress(text) : text);
-  int worst = f.digits;
-  for (const Sample& s : f.samples)
-    for (const Quantity& q : s.ref.quantities) worst = std::min(worst, q.normwise_digits);
-  std::cerr << "rbdref fixture: " << lm.desc.name << ", " << f.samples.size() << " samples at " << f.precision
-            << " (certified against " << f.check_precision << "), smallest norm-wise certified digits " << worst
+  int worst = 0;
+  write_file_atomic(o.out, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out); }, gz);
+  std::cerr << "rbdref fixture: " << lm.desc.name << ", " << samples << " samples at " << p->name()
+            << " (certified against " << p->check().name() << "), smallest norm-wise certified digits " << worst
             << "\n  wrote " << o.out << "\n";
   return 0;
 }
@@ -67,7 +64,7 @@ int run_upgrade(const std::string& in, const std::string& out) {
   const bool gz = out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0;
   write_file_atomic(out, gz ? gzip_compress(text) : text);
   std::cerr << "rbdref upgrade: " << in << " (version " << doc.value("version", 0) << ", " << f.samples.size()
-            << " samples) → " << out << " (version 3)\n";
+            << " samples) → " << out << " (version 4)\n";
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "io/engine_output.hpp"
 #include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
+#include "io/json_stream.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 namespace rbd::test {
 namespace {
@@ -42,7 +44,8 @@ TEST(Fixture, GoldenFixturesReadAndMatchTheirModels) {
   }
 }
 
-// Version 3's tree layout (docs/formats.md): on the floating humanoid, row i of H holds the DoF and
+// The tree layout (docs/formats.md; version 3 per document, version 4 per sample): on the floating
+// humanoid, row i of H holds the DoF and
 // its ancestors and row i of L its ancestors; the reader rebuilds full matrices whose entries are
 // the computed ones (off the tree: exact zeros, ones on L's diagonal, all digits), each value
 // within its stored rounding of the computed one; and the tree layout is what makes the file small.
@@ -52,9 +55,11 @@ TEST(Fixture, TreeLayoutStoresTheAncestorsAndReadsBackTheFullMatrices) {
   const LoadedModel lm = load_model(kData + "/models/humanoid.urdf", uo);
   const Fixture f = make_fixture(lm, 2, 5, *Precision::parse("bin50"));
   const nlohmann::ordered_json doc = fixture_to_json(f);
-  EXPECT_EQ(doc["version"], 3);
-  EXPECT_EQ(doc["layouts"]["H"], "tree");
-  EXPECT_EQ(doc["layouts"]["L"], "tree");
+  EXPECT_EQ(doc["version"], 4);
+  for (const auto& s : doc["samples"]) {
+    EXPECT_EQ(s["layouts"]["H"], "tree");
+    EXPECT_EQ(s["layouts"]["L"], "tree");
+  }
   const Model<double> m = model_layout(f.model);
   for (int i = 0; i < m.nv; ++i) {
     size_t depth = 0;
@@ -88,7 +93,7 @@ TEST(Fixture, TreeLayoutStoresTheAncestorsAndReadsBackTheFullMatrices) {
 // reader gets past it to the row).
 TEST(Fixture, TreeLayoutRowOfTheWrongLengthIsNamed) {
   nlohmann::ordered_json doc = fixture_to_json(small_fixture());
-  ASSERT_EQ(doc["layouts"]["H"], "tree");
+  ASSERT_EQ(doc["samples"][1]["layouts"]["H"], "tree");
   doc["samples"][1]["outputs"]["H"][1].push_back("1.0");
   json j = json::parse(doc.dump());
   j["checksum"] = fixture_checksum(j);
@@ -100,9 +105,33 @@ TEST(Fixture, TreeLayoutRowOfTheWrongLengthIsNamed) {
     EXPECT_NE(std::string(e.what()).find("tree layout"), std::string::npos) << e.what();
   }
   json k = json::parse(fixture_to_json(small_fixture()).dump());
-  k["layouts"]["L"] = "sparse";
+  k["samples"][2]["layouts"]["L"] = "sparse";
   k["checksum"] = fixture_checksum(k);
-  EXPECT_THROW(read_fixture(k, "f.json"), InputError);
+  try {
+    read_fixture(k, "f.json");
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "samples[2].layouts.L");
+  }
+}
+
+// write_fixture, which writes each sample as soon as it is made and keeps only a few in memory, writes
+// exactly what make_fixture + fixture_to_json write (the same bytes, so the same checksum), on one
+// thread and on several (more than samples in flight: the window of held samples is 2 per thread).
+TEST(Fixture, StreamedFixtureIsTheSameDocument) {
+  UrdfOptions uo;
+  uo.floating_base = true;
+  const LoadedModel lm = load_model(kData + "/models/humanoid.urdf", uo);
+  const Precision p = *Precision::parse("bin50");
+  const std::string whole = fixture_to_json(make_fixture(lm, 5, 3, p)).dump(1) + "\n";
+  for (int threads : {1, 3}) {
+    std::ostringstream out;
+    const int worst = write_fixture(lm, 5, 3, p, threads, out);
+    EXPECT_EQ(out.str(), whole) << threads << " threads";
+    EXPECT_GT(worst, 30);
+  }
+  const Fixture back = read_fixture(json::parse(whole), "mem");  // checksum verified
+  EXPECT_EQ(back.samples.size(), 5u);
 }
 
 // Fixtures of version 2 (full rows, every digit, written before issue 12) are still read, and say
@@ -155,6 +184,45 @@ TEST(Fixture, GzipFixturesAreReadTransparently) {
   EXPECT_THROW(read_fixture_file(file), InputError);
   write_file_atomic(file, gz + "trailing");
   EXPECT_THROW(read_fixture_file(file), InputError);
+  fs::remove_all(dir);
+}
+
+// Streamed writes (io/io_util.hpp, io/json_stream.hpp): a gzip stream that the readers read back as
+// the same text; a writer that throws leaves no file and the old one untouched; deferred values land
+// where their placeholders were, in valid JSON, and text that only looks like a placeholder is kept.
+TEST(StreamedWrites, GzipStreamAtomicityAndDeferredValues) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_stream_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "d.json.gz").string();
+  // More than the stream buffer's 64 KiB, so that the compressor is fed several times.
+  std::string text = "[";
+  for (int k = 0; k < 40000; ++k) text += (k ? ",\"" : "\"") + std::to_string(k * 7919 % 100003) + "\"";
+  text += "]";
+  write_file_atomic(file, [&](std::ostream& out) { out << text; }, true);
+  EXPECT_TRUE(is_gzip(read_text_file(file)));
+  EXPECT_EQ(read_json_file(file), json::parse(text));
+  EXPECT_THROW(write_file_atomic(file, [](std::ostream& out) { out << "partial"; throw std::runtime_error("stop"); }, true),
+               std::runtime_error);
+  EXPECT_EQ(read_json_file(file), json::parse(text));  // the old file, whole
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u);  // no temporary left behind
+
+  DeferredJson dj;
+  nlohmann::ordered_json doc;
+  doc["name"] = "\x01rbdref-deferred-7\x02";  // looks like a placeholder, is not one of dj's
+  doc["M"] = dj.defer([](std::ostream& out, const std::string& indent) {
+    write_json_rows(out, indent, 2, 3, [](std::ostream& o, size_t k) { o << '"' << k << '"'; });
+  });
+  doc["nested"] = {{"empty", dj.defer([](std::ostream& out, const std::string& indent) { write_json_rows(out, indent, 0, 0, {}); })},
+                   {"x", 1}};
+  std::ostringstream out;
+  dj.write(doc, 2, out);
+  const json back = json::parse(out.str());
+  EXPECT_EQ(back["name"], "\x01rbdref-deferred-7\x02");
+  EXPECT_EQ(back["M"], json::parse(R"([["0","1","2"],["3","4","5"]])"));
+  EXPECT_EQ(back["nested"]["empty"], json::array());
+  EXPECT_EQ(back["nested"]["x"], 1);
   fs::remove_all(dir);
 }
 
@@ -331,7 +399,7 @@ TEST_F(FixtureCli, EditedModelIsRejectedByItsHash) {
 
 TEST_F(FixtureCli, UnknownVersionIsRejected) {
   json fx = good_fixture();
-  fx["version"] = 4;
+  fx["version"] = 5;
   expect_bad_fixture(fx, "version");
 }
 
@@ -405,6 +473,13 @@ TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
   const Fixture f = read_fixture_file(path("p.json"));
   EXPECT_EQ(f.samples.size(), 3u);
   EXPECT_EQ(f.dofs.size(), 7u);
+  // The command streams the document (write_fixture); it is the document make_fixture and
+  // fixture_to_json make, and its gzip form reads back as the same.
+  const std::string text = read_text_file(path("p.json"));
+  EXPECT_EQ(text, fixture_to_json(make_fixture(load_model(kData + "/models/panda.urdf"), 3, 5, *Precision::parse("bin50"))).dump(1) + "\n");
+  ASSERT_EQ(run("fixture " + kData + "/models/panda.urdf --samples 3 --seed 5 --threads 1 --out " + path("p.json.gz"), &err), 0) << err;
+  EXPECT_TRUE(is_gzip(read_text_file(path("p.json.gz"))));
+  EXPECT_EQ(fixture_to_json(read_fixture_file(path("p.json.gz"))).dump(1) + "\n", text);
 }
 
 #ifdef RBDREF_HAVE_BULLET

@@ -434,8 +434,8 @@ fixture_case("model_edited", fx(lambda d: d["model"]["canonical"]["bodies"][0]["
              ["model.sha256", "does not match the embedded model"])
 fixture_case("model_mass_word", fx(lambda d: d["model"]["canonical"]["bodies"][1]["inertial"].update(mass="one")),
              ["model.canonical.bodies[1].inertial.mass", "expected a finite decimal number"])
-# The good fixture here (support/) is version 2; versions 1 to 3 are read (issue 12 added 3).
-fixture_case("version_4", fx(lambda d: d.update(version=4)), ["version", "expected 1, 2 or 3"])
+# The good fixture here (support/) is version 2; versions 1 to 4 are read (issue 12 added 3 and 4).
+fixture_case("version_5", fx(lambda d: d.update(version=5)), ["version", "expected 1, 2, 3 or 4"])
 fixture_case("duplicate_sample_id", fx(lambda d: d["samples"][1].update(id=d["samples"][0]["id"])),
              ["samples[1].id", "duplicate sample id"])
 fixture_case("input_bare_1e400", sub(ftext, '"qd": [', '"qd": [1e400, '),

@@ -1,3 +1,0 @@
-#include "reference/instantiate.hpp"
-
-RBDREF_INSTANTIATE_ALL(double)
