@@ -1,7 +1,7 @@
 // The evaluation of one state at one scalar T (certify/evaluate.hpp), as templates: instantiated
 // once per scalar in units that cmake/Instantiate.cmake generates (certify/instantiate_evaluate.hpp),
 // so that no unit compiles the evaluation for every scalar (build time: docs/benchmarks.md, "Build").
-// evaluate.cpp dispatches to evaluate_at<T> and certifies with RawValuesOf<T>.
+// evaluate.cpp dispatches to evaluate_at<T> and certifies through TypedRaw<T>.
 #pragma once
 
 #include "certify/evaluate.hpp"
@@ -39,22 +39,96 @@ namespace rbd::detail {
 extern thread_local bool t_with_text;
 extern thread_local bool t_with_summary;
 
+// A quantity's entries in the working scalar T, read entry by entry (row-major index k): what
+// certify() compares, in T itself.
 template <class T>
-class RawValuesOf final : public RawValues {
+class TypedRaw : public RawValues {
+ public:
+  virtual T at(size_t k) const = 0;
+  std::string first_non_finite() const override {
+    for (size_t k = 0; k < size(); ++k)
+      if (!is_finite(at(k))) return to_decimal(at(k));
+    return "";
+  }
+  std::string text(size_t k) const override { return to_decimal(at(k)); }
+  bool is_zero(size_t k) const override { return at(k) == T(0); }
+  bool is_one(size_t k) const override { return at(k) == T(1); }
+  bool equal(size_t k, size_t l) const override { return at(k) == at(l); }
+};
+
+// Every entry stored.
+template <class T>
+class RawValuesOf final : public TypedRaw<T> {
  public:
   std::vector<T> v;
   size_t size() const override { return v.size(); }
-  std::string first_non_finite() const override {
-    for (const T& x : v)
-      if (!is_finite(x)) return to_decimal(x);
-    return "";
-  }
-  std::string text(size_t k) const override { return to_decimal(v.at(k)); }
-  bool is_zero(size_t k) const override { return v.at(k) == T(0); }
-  bool is_one(size_t k) const override { return v.at(k) == T(1); }
-  bool equal(size_t k, size_t l) const override { return v.at(k) == v.at(l); }
+  T at(size_t k) const override { return v.at(k); }
 };
 
+// An nv x nv matrix with the tree's branch-induced sparsity (RBDA §6.5: entry (i, j) is zero unless
+// one of i, j is an ancestor of the other in the DoF tree λ), stored by row i's entries at i's
+// ancestors, nearest first: H (symmetric: the diagonal too, the upper triangle its mirror) or L of
+// LᵀDL (unit lower triangular: the diagonal implied). Every other entry reads as the exact 0 (1 on
+// L's diagonal) that the full matrix holds, so at(k) is the full matrix's entry k. On a 2000-body
+// tree this is 10⁵ entries instead of 4·10⁶ (and half of the full matrix on a chain).
+template <class T>
+class RawTreeMatrixOf final : public TypedRaw<T> {
+ public:
+  // H (unit_lower = false): nullptr unless A is zero off the pattern and symmetric, exactly. L: the
+  // unit lower triangular factor of LD (ltdl's storage), read as SparseFactor::L() reads it.
+  static std::shared_ptr<const RawTreeMatrixOf> make(const MatX<T>& A, const std::vector<int>& lambda, bool unit_lower) {
+    const size_t n = lambda.size();
+    if (static_cast<size_t>(A.rows()) != n || static_cast<size_t>(A.cols()) != n) return nullptr;
+    auto m = std::make_shared<RawTreeMatrixOf>();
+    m->n_ = n;
+    m->unit_ = unit_lower;
+    m->depth_.resize(n);
+    m->off_.resize(n + 1);
+    std::vector<char> listed(unit_lower ? 0 : n * n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      m->off_[i] = m->anc_.size();
+      if (!unit_lower) {
+        m->anc_.push_back(static_cast<int>(i));
+        m->v_.push_back(A(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)));
+        listed[i * n + i] = 1;
+      }
+      for (int j = lambda[i]; j >= 0; j = lambda[static_cast<size_t>(j)]) {
+        m->anc_.push_back(j);
+        m->v_.push_back(A(static_cast<Eigen::Index>(i), j));
+        ++m->depth_[i];
+        if (!unit_lower) {
+          // stored once: only when the two triangles are the same numbers
+          if (A(static_cast<Eigen::Index>(i), j) != A(j, static_cast<Eigen::Index>(i))) return nullptr;
+          listed[i * n + static_cast<size_t>(j)] = listed[static_cast<size_t>(j) * n + i] = 1;
+        }
+      }
+    }
+    m->off_[n] = m->anc_.size();
+    if (!unit_lower)
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < n; ++j)
+          if (!listed[i * n + j] && A(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) != T(0)) return nullptr;
+    return m;
+  }
+  size_t size() const override { return n_ * n_; }
+  T at(size_t k) const override {
+    size_t i = k / n_, j = k % n_;
+    if (!unit_ && j > i) std::swap(i, j);  // H: the mirror of the lower triangle
+    if (i == j) return unit_ ? T(1) : v_[off_[i]];
+    if (j > i || depth_[j] >= depth_[i]) return T(0);
+    // j is an ancestor of i iff it is i's ancestor at j's depth: position depth_i - depth_j in the
+    // list of i's ancestors (1 = the parent), after the diagonal for H.
+    const size_t pos = off_[i] + (unit_ ? 0 : 1) + (depth_[i] - depth_[j]) - 1;
+    return anc_[pos] == static_cast<int>(j) ? v_[pos] : T(0);
+  }
+
+ private:
+  size_t n_ = 0;
+  bool unit_ = false;
+  std::vector<size_t> depth_, off_;  // depth: number of ancestors
+  std::vector<int> anc_;
+  std::vector<T> v_;
+};
 
 template <class T>
 Quantity make_q(const std::string& name, int rows, int cols, std::vector<T> entries) {
@@ -74,6 +148,28 @@ Quantity make_q(const std::string& name, int rows, int cols, std::vector<T> entr
 template <class T>
 Quantity vec_q(const std::string& name, const VecX<T>& x) {
   return make_q<T>(name, static_cast<int>(x.size()), 0, std::vector<T>(x.data(), x.data() + x.size()));
+}
+// An nv x nv quantity with the tree's sparsity (RawTreeMatrixOf): H from CRBA (stored by its pattern
+// when it is exactly zero off it and symmetric, else in full), or L from LᵀDL's LD storage.
+template <class T>
+Quantity tree_q(const std::string& name, const MatX<T>& A, const std::vector<int>& lambda, bool unit_lower) {
+  std::shared_ptr<const TypedRaw<T>> raw = RawTreeMatrixOf<T>::make(A, lambda, unit_lower);
+  if (!raw) {
+    auto full = std::make_shared<RawValuesOf<T>>();
+    full->v.reserve(static_cast<size_t>(A.size()));
+    for (Eigen::Index i = 0; i < A.rows(); ++i)
+      for (Eigen::Index j = 0; j < A.cols(); ++j) full->v.push_back(A(i, j));
+    raw = std::move(full);
+  }
+  Quantity q;
+  q.name = name;
+  q.rows = q.cols = static_cast<int>(A.rows());
+  if (t_with_text) {
+    q.values.reserve(raw->size());
+    for (size_t k = 0; k < raw->size(); ++k) q.values.push_back(to_decimal(raw->at(k)));
+  }
+  q.raw = std::move(raw);
+  return q;
 }
 template <class T>
 Quantity mat_q(const std::string& name, const MatX<T>& A) {
@@ -459,7 +555,7 @@ void evaluate_at(const ModelDesc& desc, const StateDesc& state, const std::vecto
   const SparseFactor<T>& f = terms.f;
   const VecX<T> tau_id = rnea<T>(model, q, qd, qdd);
   const Energy<T> e = energy<T>(model, q, qd);
-  out.quantities.push_back(mat_q<T>("H", H));
+  out.quantities.push_back(tree_q<T>("H", H, model.dof_parent, false));
   out.quantities.push_back(vec_q<T>("C", C));
   out.quantities.push_back(vec_q<T>("tau", tau_id));
   out.positive_definite = fd.ok && f.ok;
@@ -478,7 +574,7 @@ void evaluate_at(const ModelDesc& desc, const StateDesc& state, const std::vecto
                      "' is not positive-definite (H is singular or indefinite); qdd is undefined";
   }
   if (f.ok) {
-    out.quantities.push_back(mat_q<T>("L", f.L()));
+    out.quantities.push_back(f.unit ? tree_q<T>("L", f.LD, f.lambda, true) : mat_q<T>("L", f.L()));
     out.quantities.push_back(vec_q<T>("D", f.D()));
   } else if (out.degeneracy.empty()) {
     out.degeneracy = "LTDL: pivot D of DoF " + std::to_string(f.failed_at) + " is not positive";

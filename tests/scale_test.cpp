@@ -1,6 +1,7 @@
 // Issue 12, scale: the O(n d) LᵀDL from articulated-body inertias (reference/ltdl_articulated.hpp),
 // the Lanczos condition estimate (reference/condition.hpp), and the sampled / randomized forms the
 // property checks take above their size switches (checks/properties.hpp), with planted errors.
+#include "certify/evaluate_impl.hpp"
 #include "checks/properties.hpp"
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
@@ -294,6 +295,57 @@ TEST(ScaledChecks, PositiveDefiniteByPivotsAgreesWithEigenvalues) {
   const MatX<double> shifted = H - 1.5 * ev(0) * MatX<double>::Identity(b.m.nv, b.m.nv);
   const CheckResult bad = check_positive_definite<double>(shifted);
   EXPECT_FALSE(bad.passed) << bad.message();
+}
+
+// The pattern storage of H and L that evaluations keep (certify/evaluate_impl.hpp, RawTreeMatrixOf:
+// 10⁵ stored entries instead of 4·10⁶ on a 2000-body tree) reads back every entry of the full
+// matrices exactly, on every random tree and bundled model; and a matrix that is not tree-sparse
+// (a nonzero off the pattern, an H whose triangles differ) is refused, so that it is kept in full.
+TEST(RawTreeMatrix, ReadsBackTheFullMatricesAndRefusesWhatIsNotTreeSparse) {
+  std::vector<ModelDesc> models = random_trees(40, 14);
+  for (const ModelDesc& d : bundled()) models.push_back(d);
+  int refused_off_pattern = 0;
+  for (const ModelDesc& d : models) {
+    const Model<double> m = build_model<double>(d);
+    const RandomState rs = random_state(m, 7, 1.0);
+    const VecX<double> q = Eigen::Map<const VecX<double>>(rs.q.data(), m.nq);
+    const MatX<double> H = crba<double>(m, q);
+    const SparseFactor<double> f = ltdl<double>(H, m.dof_parent);
+    const MatX<double> L = f.L();
+    const auto h = detail::RawTreeMatrixOf<double>::make(H, m.dof_parent, false);
+    const auto l = detail::RawTreeMatrixOf<double>::make(f.LD, m.dof_parent, true);
+    ASSERT_TRUE(h && l) << d.name;
+    const int n = m.nv;
+    ASSERT_EQ(h->size(), static_cast<size_t>(n) * n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const size_t k = static_cast<size_t>(i) * n + j;
+        ASSERT_EQ(h->at(k), H(i, j)) << d.name << " H(" << i << ", " << j << ")";
+        ASSERT_EQ(l->at(k), L(i, j)) << d.name << " L(" << i << ", " << j << ")";
+      }
+    // An H that is not the tree's: asymmetric at an ancestor pair, or nonzero where no DoF is the
+    // other's ancestor (two DoFs on different branches).
+    for (int i = 0; i < n; ++i)
+      if (m.dof_parent[i] >= 0) {
+        MatX<double> Ha = H;
+        Ha(i, m.dof_parent[i]) = std::nextafter(Ha(i, m.dof_parent[i]), 1e300);
+        EXPECT_FALSE(detail::RawTreeMatrixOf<double>::make(Ha, m.dof_parent, false)) << d.name;
+        break;
+      }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j) {
+        bool related = false;
+        for (int a = m.dof_parent[i]; a >= 0; a = m.dof_parent[a]) related = related || a == j;
+        if (related) continue;
+        MatX<double> Ho = H;
+        Ho(i, j) = Ho(j, i) = 1e-300;
+        EXPECT_FALSE(detail::RawTreeMatrixOf<double>::make(Ho, m.dof_parent, false)) << d.name;
+        ++refused_off_pattern;
+        i = n;
+        break;
+      }
+  }
+  EXPECT_GT(refused_off_pattern, 10);  // branched trees among the models
 }
 
 }  // namespace
