@@ -117,7 +117,8 @@ TEST(Fixture, TreeLayoutRowOfTheWrongLengthIsNamed) {
 
 // write_fixture, which writes each sample as soon as it is made and keeps only a few in memory, writes
 // exactly what make_fixture + fixture_to_json write (the same bytes, so the same checksum), on one
-// thread and on several (more than samples in flight: the window of held samples is 2 per thread).
+// thread and on several (more than samples in flight: the window of held samples is 2 per thread),
+// and for a large model.
 TEST(Fixture, StreamedFixtureIsTheSameDocument) {
   UrdfOptions uo;
   uo.floating_base = true;
@@ -130,6 +131,11 @@ TEST(Fixture, StreamedFixtureIsTheSameDocument) {
     EXPECT_EQ(out.str(), whole) << threads << " threads";
     EXPECT_GT(worst, 30);
   }
+  // A large model's way (one sample at a time, its two precisions on two threads), taken here by
+  // calling the 36-DoF humanoid large.
+  std::ostringstream large;
+  write_fixture(lm, 5, 3, p, 2, large, 30);
+  EXPECT_EQ(large.str(), whole);
   const Fixture back = read_fixture(json::parse(whole), "mem");  // checksum verified
   EXPECT_EQ(back.samples.size(), 5u);
 }
