@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace rbd::detail {
 
@@ -47,13 +48,18 @@ class TypedRaw : public RawValues {
   virtual T at(size_t k) const = 0;
   std::string first_non_finite() const override {
     for (size_t k = 0; k < size(); ++k)
-      if (!is_finite(at(k))) return to_decimal(at(k));
+      if (!is_finite(at(k))) return to_decimal(at(k), text_digits_);
     return "";
   }
-  std::string text(size_t k) const override { return to_decimal(at(k)); }
+  // All the digits of the scalar, as to_decimal(x) writes them where x is made: for MPFR, the
+  // precision in force then (the text may be asked for later, outside evaluate()'s precision scope).
+  std::string text(size_t k) const override { return to_decimal(at(k), text_digits_); }
   bool is_zero(size_t k) const override { return at(k) == T(0); }
   bool is_one(size_t k) const override { return at(k) == T(1); }
   bool equal(size_t k, size_t l) const override { return at(k) == at(l); }
+
+ private:
+  int text_digits_ = std::is_same<T, mpfr>::value ? static_cast<int>(mpfr::default_precision()) + 3 : 0;
 };
 
 // Every entry stored.

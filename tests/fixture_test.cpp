@@ -136,6 +136,17 @@ TEST(Fixture, StreamedFixtureIsTheSameDocument) {
   std::ostringstream large;
   write_fixture(lm, 5, 3, p, 2, large, 30);
   EXPECT_EQ(large.str(), whole);
+  // At an MPFR precision the streamed text is made after the evaluation, outside its precision
+  // scope: it still carries all of the precision's digits (to_decimal of the value as made).
+  const Precision p60 = *Precision::parse("mpfr:60");
+  const LoadedModel pend = load_model(kData + "/models/double_pendulum.urdf");
+  std::ostringstream mp;
+  write_fixture(pend, 2, 4, p60, 1, mp);
+  EXPECT_EQ(mp.str(), fixture_to_json(make_fixture(pend, 2, 4, p60)).dump(1) + "\n");
+  const Fixture back60 = read_fixture(json::parse(mp.str()), "mem");
+  const Quantity* H60 = back60.samples[1].ref.find("H");
+  ASSERT_TRUE(H60);
+  EXPECT_GE(H60->values[0].find('e'), 58u) << H60->values[0];  // d.ddd…: ~60 significant digits
   const Fixture back = read_fixture(json::parse(whole), "mem");  // checksum verified
   EXPECT_EQ(back.samples.size(), 5u);
 }
