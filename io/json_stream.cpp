@@ -3,49 +3,55 @@
 namespace rbd {
 
 namespace {
-// The placeholder's text: control characters that dump() writes as \u0001 and \u0002, around a
-// name no document field carries.
 const char kOpen[] = "\x01rbdref-deferred-";
 const char kClose = '\x02';
 const std::string kOpenDumped = "\"\\u0001rbdref-deferred-";
 const std::string kCloseDumped = "\\u0002\"";
 }  // namespace
 
+std::string json_placeholder(size_t k) { return std::string(kOpen) + std::to_string(k) + kClose; }
+
+void split_at_placeholders(const std::string& dumped, size_t count, const std::function<void(size_t, size_t)>& text,
+                           const std::function<void(size_t, size_t)>& value) {
+  size_t at = 0;
+  for (;;) {
+    const size_t p = dumped.find(kOpenDumped, at);
+    if (p == std::string::npos) break;
+    const size_t num = p + kOpenDumped.size();
+    const size_t e = dumped.find(kCloseDumped, num);
+    size_t k = 0;
+    bool ok = e != std::string::npos && e > num && e - num < 10;
+    for (size_t i = num; ok && i < e; ++i) {
+      ok = dumped[i] >= '0' && dumped[i] <= '9';
+      k = k * 10 + static_cast<size_t>(dumped[i] - '0');
+    }
+    if (!ok || k >= count) {  // text that only looks like a placeholder
+      text(at, num);
+      at = num;
+      continue;
+    }
+    text(at, p);
+    const size_t line = dumped.rfind('\n', p);
+    const size_t start = line == std::string::npos ? 0 : line + 1;
+    size_t spaces = 0;
+    while (start + spaces < p && dumped[start + spaces] == ' ') ++spaces;
+    value(k, spaces);
+    at = e + kCloseDumped.size();
+  }
+  text(at, dumped.size());
+}
+
 nlohmann::ordered_json DeferredJson::defer(Writer w) {
   writers_.push_back(std::move(w));
-  return std::string(kOpen) + std::to_string(writers_.size() - 1) + kClose;
+  return json_placeholder(writers_.size() - 1);
 }
 
 void DeferredJson::write(const nlohmann::ordered_json& doc, int indent, std::ostream& out) const {
   const std::string text = doc.dump(indent);
-  size_t at = 0;
-  for (;;) {
-    const size_t p = text.find(kOpenDumped, at);
-    const size_t num = p == std::string::npos ? p : p + kOpenDumped.size();
-    const size_t e = p == std::string::npos ? p : text.find(kCloseDumped, num);
-    size_t k = 0;
-    bool ok = e != std::string::npos && e > num && e - num < 10;
-    for (size_t i = num; ok && i < e; ++i) {
-      ok = text[i] >= '0' && text[i] <= '9';
-      k = k * 10 + static_cast<size_t>(text[i] - '0');
-    }
-    if (!ok || k >= writers_.size()) {  // no more placeholders (or text that only looks like one)
-      if (p == std::string::npos) {
-        out.write(text.data() + at, static_cast<std::streamsize>(text.size() - at));
-        return;
-      }
-      out.write(text.data() + at, static_cast<std::streamsize>(num - at));
-      at = num;
-      continue;
-    }
-    out.write(text.data() + at, static_cast<std::streamsize>(p - at));
-    const size_t line = text.rfind('\n', p);
-    const size_t start = line == std::string::npos ? 0 : line + 1;
-    size_t spaces = 0;
-    while (start + spaces < p && text[start + spaces] == ' ') ++spaces;
-    writers_[k](out, std::string(spaces, ' '));
-    at = e + kCloseDumped.size();
-  }
+  split_at_placeholders(
+      text, writers_.size(),
+      [&](size_t b, size_t e) { out.write(text.data() + b, static_cast<std::streamsize>(e - b)); },
+      [&](size_t k, size_t spaces) { writers_[k](out, std::string(spaces, ' ')); });
 }
 
 void write_json_rows(std::ostream& out, const std::string& indent, size_t rows, size_t cols,

@@ -34,6 +34,17 @@ class DeferredJson {
   std::vector<Writer> writers_;
 };
 
+// The placeholder string for deferred value k: control characters that dump() writes as \u0001 and
+// \u0002, around a name no document field carries.
+std::string json_placeholder(size_t k);
+
+// Walks text that dump() made (pretty or compact) of a document holding placeholders: the text
+// between them goes to text(begin, end) (offsets into `dumped`), each placeholder k < count to
+// value(k, indent) with the indentation (spaces) of the line it stands on. A placeholder k ≥ count,
+// or text that only looks like one, is text.
+void split_at_placeholders(const std::string& dumped, size_t count, const std::function<void(size_t, size_t)>& text,
+                           const std::function<void(size_t, size_t)>& value);
+
 // A row-major rows x cols matrix as a JSON array of rows, one row per line (indent + two spaces):
 // entry(k) gives entry k's JSON text. rows = 0 writes [].
 void write_json_rows(std::ostream& out, const std::string& indent, size_t rows, size_t cols,
