@@ -8,8 +8,9 @@
 //
 // Names: BM_<Alg><scalar>/<model> (BM_Rnea<bin50>/arm7, BM_Aba<mpfr50>/humanoid),
 // BM_Kernel<scalar>, BM_EigenKernel<scalar>, BM_LtdlScaling/<n>, BM_LtdlScalingMj/<n>,
-// BM_LtdlScalingCopyH/<n>, BM_LoopSparse/<rungs>, BM_LoopProjection/<rungs>. Scalars: double, long_double, float128, bin50, bin100, mpfr50 (MPFR at
-// 50 decimal digits, set by a ScopedMpfrDigits alive for the whole run).
+// BM_LtdlScalingCopyH/<n>, BM_LoopSparse/<rungs>, BM_LoopProjection/<rungs>. Scalars: double, long_double, float128, bin50, bin100,
+// mpfr (MPFR's run-time precision type at 50 decimal digits, set by a ScopedMpfrDigits alive for the
+// whole run) and mpfr50 (rbd::mpfr50: MPFR at a fixed 50 digits, on the stack; the same bits).
 //
 // Defaults (each overridable on the command line, later flags win): 3 repetitions of at least
 // 0.2 s each; the summary uses the fastest repetition's CPU time per call, which is the least
@@ -118,9 +119,10 @@ template <> struct ScalarName<long double> { static constexpr const char* value 
 template <> struct ScalarName<float128> { static constexpr const char* value = "float128"; };
 template <> struct ScalarName<bin50> { static constexpr const char* value = "bin50"; };
 template <> struct ScalarName<bin100> { static constexpr const char* value = "bin100"; };
-template <> struct ScalarName<mpfr> { static constexpr const char* value = "mpfr50"; };
+template <> struct ScalarName<mpfr> { static constexpr const char* value = "mpfr"; };
+template <> struct ScalarName<mpfr50> { static constexpr const char* value = "mpfr50"; };
 
-const char* const kScalars[] = {"double", "long_double", "float128", "bin50", "bin100", "mpfr50"};
+const char* const kScalars[] = {"double", "long_double", "float128", "bin50", "bin100", "mpfr", "mpfr50"};
 
 // True when a value of T carries the precision the benchmark claims (MPFR: 50 digits).
 template <class T>
@@ -506,6 +508,7 @@ void register_all() {
   register_scalar<bin50>();
   register_scalar<bin100>();
   register_scalar<mpfr>();
+  register_scalar<mpfr50>();
   for (ScalingKind k : {kDense, kMj, kCopy})
     for (int n : kScalingN) {
       const std::string name = std::string(kScalingNames[k]) + "/" + std::to_string(n);
@@ -636,8 +639,10 @@ void print_summary(const Collector& c) {
   // Two measurements: the issue's (issue 12, another machine of this kind, its load unknown), and
   // one on this machine kind on 2026-11-26 (Pinocchio 3.7.0, commit c51d923, header-only with its
   // URDF parser, g++ 12 -O2 -DNDEBUG, its default LOCAL convention for CRBA and ABA, fastest of 5
-  // repetitions, load < 2; mpfr50 = number<mpfr_float_backend<0>, et_off> at 50 digits, as
-  // rbdref's; docs/benchmarks.md).
+  // repetitions, load < 2; its MPFR = number<mpfr_float_backend<0>, et_off> at 50 digits, rbdref's
+  // mpfr; docs/benchmarks.md). Both rbdref MPFR rows are set against that figure: mpfr (the same
+  // type) and mpfr50 (fixed precision on the stack, the issue's other route; Pinocchio on that
+  // same stack type ran in 303 / 345 / 1050 us here, docs/benchmarks.md).
   struct PinocchioTimes {
     const char* scalar;
     double issue[4];  // Rnea, Crba, Ltdl (not measured: 0), Aba
@@ -646,6 +651,7 @@ void print_summary(const Collector& c) {
   const PinocchioTimes kPinocchio[] = {{"double", {3.5, 6.7, 0, 9.1}, {4.95, 8.96, 0, 12.0}},
                                        {"bin50", {383, 455, 0, 1133}, {477, 567, 0, 1318}},
                                        {"bin100", {787, 883, 0, 1768}, {966, 1100, 0, 2113}},
+                                       {"mpfr", {531, 640, 0, 1692}, {785, 932, 0, 2498}},
                                        {"mpfr50", {531, 640, 0, 1692}, {785, 932, 0, 2498}}};
   bool any_urdf = false;
   for (const auto& pt : kPinocchio)

@@ -119,7 +119,7 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
   EXT template AbaResult<T> aba<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                    const std::vector<Force<T>>*);
 #define RBDREF_ABA_EXTERN(T) RBDREF_ABA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_ABA_EXTERN)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_ABA_EXTERN)
 #undef RBDREF_ABA_EXTERN
 
 }  // namespace rbd

@@ -42,7 +42,7 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
     for (int r = 0; r < ni; ++r)
       for (int c = 0; c <= r; ++c) H(vi + c, vi + r) = H(vi + r, vi + c) = S_col_dot<T>(k, i, c, F.col(r));
     for (int j = i; model.parent[j] >= 0;) {
-      for (int c = 0; c < ni; ++c) F.col(c) = k.Xup[j].apply_transpose(Force<T>(Vec6<T>(F.col(c)))).c;
+      for (int c = 0; c < ni; ++c) k.Xup[j].transpose_into(F.col(c), F.col(c));  // F.col(c) = Xup_jᵀ F.col(c)
       j = model.parent[j];
       const int vj = model.iv[j], nj = model.nvi[j];
       for (int r = 0; r < ni; ++r)
@@ -54,7 +54,7 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
 
 #define RBDREF_CRBA_INSTANTIATE(EXT, T) EXT template MatX<T> crba<T>(const Model<T>&, const VecX<T>&);
 #define RBDREF_CRBA_EXTERN(T) RBDREF_CRBA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CRBA_EXTERN)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_EXTERN)
 #undef RBDREF_CRBA_EXTERN
 
 }  // namespace rbd

@@ -62,6 +62,10 @@ struct JointKinematics {
   // (all six). Then S qd, Sᵀ f and I S are a segment of entries, a segment, and columns of I; the
   // algorithms use it, so that joint variety stays here. -1 otherwise (and for nv = 0).
   int S_axis = -1;
+  // k when XJ = rot(E) with E Featherstone's rotx/roty/rotz about axis k (coordinate_rotation_E:
+  // a revolute joint about ±e_k), so that XJ Xtree is Xform::compose_coordinate_rotation; -1
+  // otherwise.
+  int XJ_axis = -1;
 };
 
 // jcalc(joint, q, qd): q points at the joint's nq coordinates, qd at its nv velocities.
@@ -182,11 +186,15 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
   const Vec3<T> Z = Vec3<T>::Zero();
   const Vec3<T>& a = jt.axis;
   switch (jt.type) {
-    case JointType::Revolute:
-      k.XJ = Xform<T>::rot(detail::revolute_E<T>(a, q[0]));
+    case JointType::Revolute: {
+      int sign = 1;
+      k.XJ_axis = detail::coordinate_axis<T>(a, &sign);  // as detail::revolute_E, without a second search
+      k.XJ = Xform<T>::rot(k.XJ_axis >= 0 ? coordinate_rotation_E<T>(k.XJ_axis, sign > 0 ? q[0] : T(-q[0]))
+                                          : Mat3<T>(axis_angle<T>(a, q[0]).transpose()));
       k.S = Mat6K<T>(6, 1);
       detail::set_column<T>(k.S, 0, a, Z);
       break;
+    }
     case JointType::Prismatic:
       k.XJ = Xform<T>::xlt(Vec3<T>(q[0] * a));
       k.S = Mat6K<T>(6, 1);
@@ -412,7 +420,7 @@ LoopJcalc<T> loop_jcalc(const Joint<T>& jt, const Xform<T>& sXp) {
   EXT template LoopJcalc<T> loop_jcalc<T>(const Joint<T>&, const Xform<T>&);
 
 #define RBDREF_JCALC_EXTERN(T) RBDREF_JCALC_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_JCALC_EXTERN)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_JCALC_EXTERN)
 #undef RBDREF_JCALC_EXTERN
 
 }  // namespace rbd

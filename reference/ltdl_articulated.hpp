@@ -117,7 +117,7 @@ SparseFactor<T> ltdl_articulated(const Model<T>& model, const VecX<T>& q) {
 #define RBDREF_LTDL_ARTICULATED_INSTANTIATE(EXT, T) \
   EXT template SparseFactor<T> ltdl_articulated<T>(const Model<T>&, const VecX<T>&);
 #define RBDREF_LTDL_ARTICULATED_EXTERN(T) RBDREF_LTDL_ARTICULATED_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LTDL_ARTICULATED_EXTERN)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_LTDL_ARTICULATED_EXTERN)
 #undef RBDREF_LTDL_ARTICULATED_EXTERN
 
 }  // namespace rbd

@@ -144,7 +144,7 @@ VecX<T> mj_solveLD(const MjLayout& m, const MjFactor<T>& f, VecX<T> x) {
   EXT template MjFactor<T> mj_factorI<T>(const MjLayout&, const std::vector<T>&);             \
   EXT template VecX<T> mj_solveLD<T>(const MjLayout&, const MjFactor<T>&, VecX<T>);
 #define RBDREF_MJ_FACTOR_EXTERN(T) RBDREF_MJ_FACTOR_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_MJ_FACTOR_EXTERN)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_MJ_FACTOR_EXTERN)
 #undef RBDREF_MJ_FACTOR_EXTERN
 
 }  // namespace rbd

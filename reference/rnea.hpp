@@ -65,7 +65,7 @@ VecX<T> bias(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   EXT template VecX<T> bias<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const std::vector<Force<T>>*); \
   EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int);
 #define RBDREF_RNEA_EXTERN(T) RBDREF_RNEA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_RNEA_EXTERN)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_RNEA_EXTERN)
 #undef RBDREF_RNEA_EXTERN
 
 }  // namespace rbd

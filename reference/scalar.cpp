@@ -24,6 +24,10 @@ template <>
 int digits10<mpfr>() {
   return static_cast<int>(mpfr::default_precision());
 }
+template <>
+int digits10<mpfr50>() {
+  return 50;
+}
 
 // A scanner rather than std::regex: this runs on every number of every document (and regex
 // construction and matching dominated fixture reading). Grammar: [+-]? (d+ .? d* | . d+) ([eE] [+-]? d+)?
@@ -215,6 +219,14 @@ mpfr from_decimal<mpfr>(const std::string& s) {
   return x;
 }
 
+template <>
+mpfr50 from_decimal<mpfr50>(const std::string& s) {
+  require_decimal(s);
+  const mpfr50 x(s);
+  if (!is_finite(x)) throw std::invalid_argument("out of range for mpfr50: '" + s + "'");
+  return x;
+}
+
 namespace {
 template <class T>
 std::string boost_str(const T& x, int digits) {
@@ -252,6 +264,12 @@ std::string to_decimal<bin100>(const bin100& x, int digits) {
 template <>
 std::string to_decimal<mpfr>(const mpfr& x, int digits) {
   if (digits <= 0) digits = static_cast<int>(mpfr::default_precision()) + 3;
+  return x.str(digits, std::ios_base::scientific);
+}
+
+template <>
+std::string to_decimal<mpfr50>(const mpfr50& x, int digits) {
+  if (digits <= 0) digits = 53;  // as mpfr at 50 digits: 50 + 3
   return x.str(digits, std::ios_base::scientific);
 }
 

@@ -33,6 +33,12 @@ using float128 = mp::float128;
 using bin50 = mp::number<mp::cpp_bin_float<50>, mp::et_off>;
 using bin100 = mp::number<mp::cpp_bin_float<100>, mp::et_off>;
 using mpfr = mp::number<mp::mpfr_float_backend<0>, mp::et_off>;
+// MPFR at a fixed 50 decimal digits with its limbs inside the value (allocate_stack): no heap
+// allocation per value or temporary, which is most of what the run-time precision type costs
+// (docs/benchmarks.md). The same binary precision as mpfr at 50 digits (Boost converts digits to
+// bits by the same rule for both), so the same MPFR operations give the same bits: the tree
+// algorithms agree with mpfr at ScopedMpfrDigits(50) exactly (tests/scalar_test.cpp).
+using mpfr50 = mp::number<mp::mpfr_float_backend<50, mp::allocate_stack>, mp::et_off>;
 
 // X-macro over the explicitly instantiated scalars: X(type).
 #define RBDREF_FOR_EACH_SCALAR(X) \
@@ -42,6 +48,16 @@ using mpfr = mp::number<mp::mpfr_float_backend<0>, mp::et_off>;
   X(::rbd::bin50)                 \
   X(::rbd::bin100)                \
   X(::rbd::mpfr)
+
+// The scalars of the tree algorithms (RBDA ch. 1-7: spatial algebra, joints, the model, RNEA,
+// CRBA, the LᵀDL factors, ABA, energies, Jacobians, integration; reference/instantiate_tree.hpp):
+// every scalar above and mpfr50, the fixed-precision MPFR type. The closed-loop and contact
+// algorithms, the checks and the evaluation are instantiated for the scalars above only (mpfr50
+// is for library users and the benchmarks; the command line's MPFR is run-time precision), and
+// compile where they are used for mpfr50.
+#define RBDREF_FOR_EACH_TREE_SCALAR(X) \
+  RBDREF_FOR_EACH_SCALAR(X)            \
+  X(::rbd::mpfr50)
 
 // Sets MPFR's default precision (decimal digits) for the lifetime of the object and restores the
 // previous one afterwards. Values created while it is alive carry that precision.
@@ -83,6 +99,8 @@ template <>
 int digits10<mpfr>();
 template <>
 int digits10<float128>();
+template <>
+int digits10<mpfr50>();
 
 // True for a finite decimal number: optional sign, digits with an optional point, optional
 // exponent ("0.1", "-2.5e-3", "1E+2"; not "inf", "nan", "0x1p3", "", nor anything with spaces).
@@ -114,6 +132,70 @@ std::string to_decimal(const T& x, int digits = 0);
 template <class T>
 double to_double(const T& x) {
   return static_cast<double>(x);
+}
+
+// sin θ and cos θ together, for the joint rotations (spatial.hpp: rotx/roty/rotz, Rodrigues),
+// which need both and where, at the multiprecision scalars, the series are most of the cost of
+// the kinematics. Per scalar:
+//   double, long double   the C library's sin and cos (GCC makes them one sincos call);
+//   float128              libquadmath's sincosq;
+//   mpfr, mpfr50          mpfr_sin_cos: both correctly rounded, from one evaluation (the same
+//                         values as Boost's sin and cos, which call mpfr_sin and mpfr_cos);
+//   bin50, bin100         θ = r + k π/2 reduced in a type of 2·digits + 20 digits (θ is exact
+//                         there; |r| <= π/4), then one of Boost's series, sin r, and
+//                         cos r = sqrt((1 - sin r)(1 + sin r)) (>= 0.707, so the root does not
+//                         amplify the series' error), placed by the quadrant k mod 4. Boost's
+//                         own sin and cos reduce with π at the scalar's precision and lose
+//                         log10|θ| digits (1500 units in the last place at θ = 12345, 10⁸ at
+//                         2e9: tests/scalar_test.cpp); this keeps a few units for |θ| < 10^digits.
+inline void sin_cos(double th, double& s, double& c) {
+  s = std::sin(th);
+  c = std::cos(th);
+}
+inline void sin_cos(long double th, long double& s, long double& c) {
+  s = std::sin(th);
+  c = std::cos(th);
+}
+inline void sin_cos(const float128& th, float128& s, float128& c) {
+  __float128 sv, cv;
+  sincosq(th.backend().value(), &sv, &cv);
+  s = float128(sv);
+  c = float128(cv);
+}
+inline void sin_cos(const mpfr& th, mpfr& s, mpfr& c) {
+  mpfr sv(0), cv(0);  // MPFR's default precision, as the values of Boost's sin and cos
+  mpfr_sin_cos(sv.backend().data(), cv.backend().data(), th.backend().data(), MPFR_RNDN);
+  s = std::move(sv);
+  c = std::move(cv);
+}
+inline void sin_cos(const mpfr50& th, mpfr50& s, mpfr50& c) {
+  mpfr_sin_cos(s.backend().data(), c.backend().data(), th.backend().data(), MPFR_RNDN);
+}
+template <unsigned Digits>
+void sin_cos(const mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& th, mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& s,
+             mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& c) {
+  using T = mp::number<mp::cpp_bin_float<Digits>, mp::et_off>;
+  using W = mp::number<mp::cpp_bin_float<2 * Digits + 20>, mp::et_off>;
+  static const W half_pi = boost::math::constants::half_pi<W>();
+  static const W two_over_pi = W(1) / half_pi;
+  static const W limit = pow(W(10), static_cast<int>(Digits));
+  const W x(th);  // exact
+  using std::abs;
+  if (!(abs(x) < limit)) {  // not finite, or beyond what W reduces exactly enough: Boost's own
+    s = sin(th);
+    c = cos(th);
+    return;
+  }
+  const W k = round(W(x * two_over_pi));
+  const T r(W(x - W(k * half_pi)));
+  const T sr = sin(r);
+  const T cr = sqrt(T((T(1) - sr) * (T(1) + sr)));
+  switch ((static_cast<int>(fmod(k, W(4))) + 4) % 4) {
+    case 0: s = sr, c = cr; break;       // θ = r
+    case 1: s = cr, c = -sr; break;      // θ = r + π/2
+    case 2: s = -sr, c = -cr; break;     // θ = r + π
+    default: s = -cr, c = sr; break;     // θ = r + 3π/2
+  }
 }
 
 // True when x is finite (not NaN, not +-inf).

@@ -19,6 +19,11 @@
 
 namespace rbd {
 
+// The small products of the per-body recursions (Xform::apply, crm, crf, I v, ...) are inlined
+// where they are used: at double, a call per product costs as much as its arithmetic, and GCC's
+// -O2 heuristics stop inlining them once they are written as block expressions.
+#define RBDREF_HOT inline __attribute__((always_inline))
+
 template <class T>
 using Vec3 = Eigen::Matrix<T, 3, 1>;
 template <class T>
@@ -98,14 +103,43 @@ T dot(const Force<T>& f, const Motion<T>& m) {
 
 // v × m (seed 003 eq. 9): [ω × mω; ω × mv + v × mω].
 template <class T>
-Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
-  const Vec3<T> w = v.ang(), vo = v.lin(), ma = m.ang(), ml = m.lin();
-  return Motion<T>(Vec3<T>(w.cross(ma)), Vec3<T>(w.cross(ml) + vo.cross(ma)));
+RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
+  const auto w = v.c.template head<3>(), vo = v.c.template tail<3>();
+  const auto ma = m.c.template head<3>(), ml = m.c.template tail<3>();
+  Motion<T> out;
+  out.c.template head<3>() = w.cross(ma);
+  out.c.template tail<3>() = w.cross(ml) + vo.cross(ma);
+  return out;
+}
+
+// v × (s e_a), e_a the a-th unit coordinate motion (a = 0..5): s times column a of the 6x6
+// matrix v× (crm_matrix), i.e. [ω × s e_a; v × s e_a] for a < 3 and [0; ω × s e_{a-3}] for
+// a >= 3, with the products by the zero entries left out. It equals crm(v, m) for m = s e_a
+// exactly, not only up to rounding: each entry of crm is a difference of two products of which
+// one is an exact zero here (tests/spatial_test.cpp). The velocity product v × vJ of a joint
+// whose S is one coordinate axis (kinematics.hpp): 4 multiplies instead of 18.
+template <class T>
+RBDREF_HOT Motion<T> crm_unit(const Motion<T>& v, int a, const T& s) {
+  Motion<T> out;  // zero
+  const auto w = v.c.template head<3>();
+  const int k = a % 3, i = (k + 1) % 3, j = (k + 2) % 3;  // e_i × e_k = -e_j, e_j × e_k = e_i
+  // x × (s e_k) = s (x_j e_i - x_i e_j) for any 3-vector x.
+  if (a < 3) {
+    const auto vo = v.c.template tail<3>();
+    out.c(i) = w(j) * s;
+    out.c(j) = -(w(i) * s);
+    out.c(3 + i) = vo(j) * s;
+    out.c(3 + j) = -(vo(i) * s);
+  } else {
+    out.c(3 + i) = w(j) * s;
+    out.c(3 + j) = -(w(i) * s);
+  }
+  return out;
 }
 
 // v ×* f (seed 003 eq. 10): [ω × n + v × f; ω × f].
 template <class T>
-Force<T> crf(const Motion<T>& v, const Force<T>& f) {
+RBDREF_HOT Force<T> crf(const Motion<T>& v, const Force<T>& f) {
   const Vec3<T> w = v.ang(), vo = v.lin(), n = f.ang(), fl = f.lin();
   return Force<T>(Vec3<T>(w.cross(n) + vo.cross(fl)), Vec3<T>(w.cross(fl)));
 }
@@ -147,20 +181,34 @@ struct Xform {
   // xlt(r): a pure shift of origin to r (expressed in A).
   static Xform xlt(const Vec3<T>& r) { return Xform(Mat3<T>::Identity(), r); }
 
-  // BXA m = [E ω; E (v - r × ω)]
-  Motion<T> apply(const Motion<T>& m) const {
+  // BXA m = [E ω; E (v - r × ω)]. Written into the result's halves (no Vec3 copies in or out:
+  // at the multiprecision scalars a copy costs a sizeable part of an operation); the same
+  // operations in the same order as the formula.
+  RBDREF_HOT Motion<T> apply(const Motion<T>& m) const {
     const Vec3<T> w = m.ang();
     return Motion<T>(Vec3<T>(E * w), Vec3<T>(E * (m.lin() - r.cross(w))));
   }
   // BX*A f = [E (n - r × f); E f]
-  Force<T> apply_force(const Force<T>& f) const {
-    const Vec3<T> fl = f.lin();
-    return Force<T>(Vec3<T>(E * (f.ang() - r.cross(fl))), Vec3<T>(E * fl));
+  RBDREF_HOT Force<T> apply_force(const Force<T>& f) const {
+    Force<T> out;
+    const auto fl = f.c.template tail<3>();
+    out.c.template head<3>().noalias() = E * (f.c.template head<3>() - r.cross(fl));
+    out.c.template tail<3>().noalias() = E * fl;
+    return out;
   }
   // BXAᵀ f = AX*B f = [Eᵀ n + r × Eᵀ f; Eᵀ f]  (a force from B to A coordinates)
-  Force<T> apply_transpose(const Force<T>& f) const {
-    const Vec3<T> fl = E.transpose() * f.lin();
-    return Force<T>(Vec3<T>(E.transpose() * f.ang() + r.cross(fl)), fl);
+  RBDREF_HOT Force<T> apply_transpose(const Force<T>& f) const {
+    Force<T> out;
+    transpose_into(f.c, out.c);
+    return out;
+  }
+  // The same, from and into any 6-vectors (a column of CRBA's F, in place: out may be f).
+  template <class In, class Out>
+  RBDREF_HOT void transpose_into(const In& f, Out&& out) const {
+    const Vec3<T> fl = E.transpose() * f.template tail<3>();
+    const Vec3<T> n = E.transpose() * f.template head<3>();
+    out.template head<3>().noalias() = n + r.cross(fl);
+    out.template tail<3>() = fl;
   }
   // BXA⁻¹ m = AXB m = [Eᵀ ω; Eᵀ v + r × Eᵀ ω]  (a motion from B to A coordinates)
   Motion<T> apply_inverse(const Motion<T>& m) const {
@@ -169,6 +217,23 @@ struct Xform {
   }
   // Composition: (*this) * o = CXB BXA = CXA, with this = CXB, o = BXA.
   Xform operator*(const Xform& o) const { return Xform(Mat3<T>(E * o.E), Vec3<T>(o.r + o.E.transpose() * r)); }
+  // The same product when this = rot(E) with E a coordinate rotation about axis k (Featherstone's
+  // rotx/roty/rotz, coordinate_rotation_E: row and column k of E are e_k, r = 0), as jcalc makes
+  // for a revolute joint about ±e_k: row k of E o.E is row k of o.E, the two other rows mix two
+  // rows of o.E, and the translation is o.r (o.r + o.Eᵀ 0). 12 multiplies instead of 36. Equal
+  // to operator* exactly, not only up to rounding: every product left out is by an exact 0 or 1
+  // (tests/spatial_test.cpp).
+  RBDREF_HOT Xform compose_coordinate_rotation(int k, const Xform& o) const {
+    Xform out;
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    out.E.row(k) = o.E.row(k);
+    for (int c = 0; c < 3; ++c) {
+      out.E(i, c) = E(i, i) * o.E(i, c) + E(i, j) * o.E(j, c);
+      out.E(j, c) = E(j, i) * o.E(i, c) + E(j, j) * o.E(j, c);
+    }
+    out.r = o.r;
+    return out;
+  }
   // BXA⁻¹ = AXB = (Eᵀ, -E r)  (seed 003 eq. 13)
   Xform inverse() const { return Xform(Mat3<T>(E.transpose()), Vec3<T>(-(E * r))); }
 
@@ -217,9 +282,8 @@ Mat6K<T> apply_transpose(const Xform<T>& X, const Mat6K<T>& F) {
 // y, z (E maps parent coordinates to the rotated frame's coordinates, E = R(θ)ᵀ).
 template <class T>
 Mat3<T> rotz_E(const T& th) {
-  using std::cos;
-  using std::sin;
-  const T c = cos(th), s = sin(th);
+  T s, c;
+  sin_cos(th, s, c);
   Mat3<T> E;
   E << c, s, T(0), -s, c, T(0), T(0), T(0), T(1);
   return E;
@@ -230,9 +294,8 @@ Mat3<T> rotz_E(const T& th) {
 // 1 only up to rounding).
 template <class T>
 Mat3<T> coordinate_rotation_E(int k, const T& th) {
-  using std::cos;
-  using std::sin;
-  const T c = cos(th), s = sin(th);
+  T s, c;
+  sin_cos(th, s, c);
   Mat3<T> E = Mat3<T>::Identity();
   const int i = (k + 1) % 3, j = (k + 2) % 3;  // the plane of the rotation, in cyclic order
   E(i, i) = c;
@@ -246,9 +309,8 @@ Mat3<T> coordinate_rotation_E(int k, const T& th) {
 // The child frame's axes expressed in the parent are the columns of R; E = Rᵀ.
 template <class T>
 Mat3<T> axis_angle(const Vec3<T>& a, const T& th) {
-  using std::cos;
-  using std::sin;
-  const T c = cos(th), s = sin(th);
+  T s, c;
+  sin_cos(th, s, c);
   return Mat3<T>(c * Mat3<T>::Identity() + s * skew<T>(a) + (T(1) - c) * a * a.transpose());
 }
 
@@ -319,7 +381,7 @@ Mat6<T> transform_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
 //   I v = [Ī ω + h × v; m v - h × ω]
 // 24 multiplies instead of the 36 of I.M * v, and the same up to rounding (tests/spatial_test.cpp).
 template <class T>
-Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
+RBDREF_HOT Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
   const Vec3<T> h(I(2, 4), I(0, 5), I(1, 3));  // h× = I's upper-right block
   const Vec3<T> w = v.ang(), vl = v.lin();
   return Force<T>(Vec3<T>(I.template topLeftCorner<3, 3>() * w + h.cross(vl)), Vec3<T>(I(5, 5) * vl - h.cross(w)));

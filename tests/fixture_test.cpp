@@ -167,7 +167,12 @@ TEST(Fixture, Version2FixturesAreStillRead) {
       ASSERT_TRUE(b) << a.name;
       ASSERT_EQ(a.values.size(), b->values.size());
       for (size_t e = 0; e < a.values.size(); ++e) {
-        EXPECT_LE(std::abs(a.digits[e] - b->digits[e]), 1) << a.name << e;
+        // Certified digits may only rise: sample 1 sits at q = π + 1e-7, where C and the momentum
+        // are ~1e-7, and the version-2 values came from Boost's cpp_bin_float sine, which reduces
+        // with π at 50 digits and left 43 certified digits there; sin_cos (reference/scalar.hpp)
+        // reduces in 120 digits and keeps 49-50.
+        EXPECT_GE(b->digits[e], a.digits[e] - 1) << a.name << e;
+        if (k == 1 && a.name == "C") EXPECT_GE(b->digits[e], 49) << a.name << e;
         const mpfr x = from_decimal<mpfr>(a.values[e]), y = from_decimal<mpfr>(b->values[e]);
         EXPECT_LE(abs(mpfr(x - y)), abs(x) * pow(mpfr(10), mpfr(-40)) + pow(mpfr(10), mpfr(-45))) << a.name << e;
       }

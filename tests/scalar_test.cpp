@@ -1,5 +1,11 @@
 // The scalar layer: decimal input and output at full precision, Eigen's view of the Boost types,
 // constants from the scalar type, MPFR's run-time precision.
+#include "checks/random_model.hpp"
+#include "reference/aba.hpp"
+#include "reference/build_model.hpp"
+#include "reference/crba.hpp"
+#include "reference/ltdl.hpp"
+#include "reference/rnea.hpp"
 #include "tests/test_util.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -29,6 +35,110 @@ TEST(Scalar, DecimalRoundTripsAtFullPrecision) {
   const mpfr w = sqrt(mpfr(3));
   EXPECT_EQ(from_decimal<mpfr>(to_decimal(w)), w);
   EXPECT_EQ(digits10<mpfr>(), 300);
+}
+
+// mpfr50 (MPFR at a fixed 50 digits, on the stack) is the same arithmetic as mpfr at 50 digits:
+// the same binary precision, so the tree algorithms give the same bits, on trees with every joint
+// type; and its decimal text reads back. (Any change of precision or rounding shows as a
+// difference in the last bits of some entry.)
+TEST(Scalar, Mpfr50IsMpfrAtFiftyDigitsToTheLastBit) {
+  const ScopedMpfrDigits d(50);
+  EXPECT_EQ(mpfr_get_prec(mpfr50(1).backend().data()), mpfr_get_prec(mpfr(1).backend().data()));
+  const mpfr50 w = sqrt(mpfr50(3));
+  EXPECT_EQ(from_decimal<mpfr50>(to_decimal(w)), w);
+  EXPECT_EQ(to_decimal(w), to_decimal(mpfr(sqrt(mpfr(3)))));
+  EXPECT_EQ(digits10<mpfr50>(), 50);
+  auto same = [](const auto& a, const auto& b, const char* what, std::uint64_t seed) {
+    ASSERT_EQ(a.rows(), b.rows());
+    ASSERT_EQ(a.cols(), b.cols());
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+      for (Eigen::Index j = 0; j < a.cols(); ++j)
+        ASSERT_EQ(to_decimal(a(i, j)), to_decimal(b(i, j))) << what << " (" << i << ", " << j << "), seed " << seed;
+  };
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    TreeSpec spec;
+    spec.nb = 6 + static_cast<int>(seed % 3);
+    spec.floating_base = seed % 2 == 0;
+    const ModelDesc desc = random_tree(spec, seed);
+    const Model<mpfr> m = build_model<mpfr>(desc);
+    const Model<mpfr50> m50 = build_model<mpfr50>(desc);
+    const RandomState st = random_state(build_model<double>(desc), seed, 2.0);
+    auto vecs = [&](auto zero) {
+      using T = decltype(zero);
+      std::array<VecX<T>, 4> v{VecX<T>(m.nq), VecX<T>(m.nv), VecX<T>(m.nv), VecX<T>(m.nv)};
+      for (int i = 0; i < m.nq; ++i) v[0](i) = T(st.q[i]);
+      for (int i = 0; i < m.nv; ++i) v[1](i) = T(st.qd[i]), v[2](i) = T(st.qdd[i]), v[3](i) = T(st.tau[i]);
+      return v;
+    };
+    const auto x = vecs(mpfr(0));
+    const auto y = vecs(mpfr50(0));
+    same(rnea<mpfr>(m, x[0], x[1], x[2]), rnea<mpfr50>(m50, y[0], y[1], y[2]), "RNEA tau", seed);
+    const MatX<mpfr> H = crba<mpfr>(m, x[0]);
+    const MatX<mpfr50> H50 = crba<mpfr50>(m50, y[0]);
+    same(H, H50, "CRBA H", seed);
+    const AbaResult<mpfr> a = aba<mpfr>(m, x[0], x[1], x[3]);
+    const AbaResult<mpfr50> a50 = aba<mpfr50>(m50, y[0], y[1], y[3]);
+    ASSERT_TRUE(a.ok && a50.ok);
+    same(a.qdd, a50.qdd, "ABA qdd", seed);
+    same(ltdl<mpfr>(H, m.dof_parent).LD, ltdl<mpfr50>(H50, m50.dof_parent).LD, "LTDL LD", seed);
+  }
+}
+
+// sin_cos against MPFR at twice the digits (so the reference's own error is negligible): every
+// scalar's pair within a few units in its last place, on angles that reach every branch — zero,
+// tiny, ordinary, next to multiples of π/4 (where the cpp_bin_float route switches between
+// "sin by its series" and "cos by its series") and of π/2, negative, and beyond 1e9 — and the
+// MPFR types exactly equal to Boost's sin and cos (the same correctly rounded values).
+template <class T>
+void expect_sin_cos_accurate(double max_ulps) {
+  const int d = digits10<T>();
+  const ScopedMpfrDigits wide(static_cast<unsigned>(2 * d + 20));
+  const mpfr pi_w = boost::math::constants::pi<mpfr>();
+  std::vector<mpfr> angles = {mpfr(0), mpfr("1e-30"), mpfr("-3e-9"), mpfr("0.5"), mpfr(1), mpfr(-2), mpfr(3),
+                              mpfr("7.25"), mpfr(-100), mpfr("12345.678"), mpfr("2e9"), mpfr("-3.5e12")};
+  for (int k = -8; k <= 8; ++k)
+    for (const char* off : {"0", "1e-12", "-1e-12", "1e-40", "3e-3"}) angles.push_back(pi_w * k / 4 + mpfr(off));
+  for (const mpfr& a : angles) {
+    const T th = from_decimal<T>(a.str(2 * d + 20, std::ios_base::scientific));
+    const mpfr th_w = from_decimal<mpfr>(to_decimal(th, d + 10));  // θ as T holds it, widened exactly
+    T s, c;
+    sin_cos(th, s, c);
+    const mpfr s_w = sin(th_w), c_w = cos(th_w);
+    const mpfr ulp = from_decimal<mpfr>(to_decimal(epsilon<T>(), 20));
+    // In units of ε·max(|exact|, 1): relative where |exact| >= 1, and absolute for small values,
+    // whose digits come from the sine's own series (and its argument reduction) in every route.
+    auto err = [&](const T& x, const mpfr& exact) {
+      const mpfr e = abs(from_decimal<mpfr>(to_decimal(x, d + 10)) - exact);
+      const mpfr scale = abs(exact) > mpfr(1) ? abs(exact) : mpfr(1);
+      return static_cast<double>(mpfr(e / (scale * ulp)));
+    };
+    EXPECT_LE(err(s, s_w), max_ulps) << "sin " << to_decimal(th) << " " << typeid(T).name();
+    EXPECT_LE(err(c, c_w), max_ulps) << "cos " << to_decimal(th) << " " << typeid(T).name();
+  }
+}
+
+TEST(Scalar, SinCosIsAccurateForEveryScalar) {
+  expect_sin_cos_accurate<double>(1.0);
+  expect_sin_cos_accurate<long double>(1.0);
+  expect_sin_cos_accurate<float128>(1.0);
+  expect_sin_cos_accurate<bin50>(6.0);
+  expect_sin_cos_accurate<bin100>(6.0);
+  {
+    const ScopedMpfrDigits d50(50);
+    for (const char* a : {"0", "0.7853981", "-2.5", "1e10", "3.14159265358979"}) {
+      const mpfr50 t(a);
+      mpfr50 s, c;
+      sin_cos(t, s, c);
+      EXPECT_EQ(s, sin(t)) << a;
+      EXPECT_EQ(c, cos(t)) << a;
+      const mpfr u(a);
+      mpfr su, cu;
+      sin_cos(u, su, cu);
+      EXPECT_EQ(su, sin(u)) << a;
+      EXPECT_EQ(cu, cos(u)) << a;
+      EXPECT_EQ(su.precision(), 50u);
+    }
+  }
 }
 
 TEST(Scalar, MalformedDecimalsAreRejected) {

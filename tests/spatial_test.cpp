@@ -1,4 +1,7 @@
 // Identities of spatial algebra (seed 003 §2-3), at double and at 50 digits.
+#include "checks/random_model.hpp"
+#include "reference/build_model.hpp"
+#include "reference/kinematics.hpp"
 #include "tests/test_util.hpp"
 
 namespace rbd::test {
@@ -172,6 +175,75 @@ TYPED_TEST(Spatial, ArticulatedInertiaTransformMatchesDense) {
     RBD_EXPECT_RESIDUAL(max_abs(Mat6<T>(fast - dense)) / max_abs(dense), tol<T>(100), "block XᵀIX vs dense");
     EXPECT_EQ(max_abs(Mat6<T>(fast - fast.transpose())), 0.0);  // exactly symmetric
   }
+}
+
+// The coordinate-axis shortcuts are the general products with the products by exact zeros and
+// ones left out, so they must agree to the last bit, not within a tolerance: XJ Xtree for XJ =
+// rotx/roty/rotz (either sign of θ), v × (s e_a) for every a, and Xᵀ f written in place.
+TYPED_TEST(Spatial, CoordinateAxisShortcutsAreTheGeneralProductsExactly) {
+  using T = TypeParam;
+  Rand r;
+  for (int n = 0; n < 30; ++n)
+    for (int k = 0; k < 3; ++k) {
+      const T th = r.vec3<T>()(0) * T(4);
+      const Xform<T> XJ = Xform<T>::rot(coordinate_rotation_E<T>(k, n % 2 ? th : T(-th)));
+      const Xform<T> Xtree = random_xform<T>(r);
+      const Xform<T> fast = XJ.compose_coordinate_rotation(k, Xtree), general = XJ * Xtree;
+      EXPECT_EQ(max_abs(Mat3<T>(fast.E - general.E)), 0.0) << "k " << k;
+      EXPECT_EQ(max_abs(Vec3<T>(fast.r - general.r)), 0.0) << "k " << k;
+    }
+  for (int n = 0; n < 30; ++n) {
+    const Motion<T> v(r.vec6<T>());
+    const T s = r.vec3<T>()(1);
+    for (int a = 0; a < 6; ++a) {
+      Vec6<T> e = Vec6<T>::Zero();
+      e(a) = s;
+      EXPECT_EQ(max_abs(Vec6<T>(crm_unit<T>(v, a, s).c - crm<T>(v, Motion<T>(e)).c)), 0.0) << "a " << a;
+    }
+    const Xform<T> X = random_xform<T>(r);
+    const Force<T> f(r.vec6<T>());
+    Mat6K<T> F(6, 2);
+    F.col(0) = f.c;
+    F.col(1) = -f.c;
+    X.transpose_into(F.col(1), F.col(1));
+    EXPECT_EQ(max_abs(Vec6<T>(F.col(1) + X.apply_transpose(f).c)), 0.0);
+    EXPECT_EQ(max_abs(Vec6<T>(F.col(0) - f.c)), 0.0);  // the other column untouched
+  }
+}
+
+// kinematics() takes the shortcuts where jcalc says they apply (revolute joints about ±e_k:
+// XJ_axis; S = e_a: crm_unit); on trees whose joints are all about coordinate axes, of both
+// signs, every Xup_i and c_i equals the general XJ Xtree and cJ + v × vJ to the last bit.
+TYPED_TEST(Spatial, KinematicsShortcutsEqualTheGeneralProducts) {
+  using T = TypeParam;
+  int shortcuts = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    TreeSpec spec;
+    spec.nb = 8;
+    spec.floating_base = seed % 2 == 0;
+    spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Revolute, JointType::Spherical};
+    ModelDesc d = random_tree(spec, seed);
+    for (std::size_t i = 0; i < d.bodies.size(); ++i) {
+      const int k = static_cast<int>((i + seed) % 3);
+      const double sign = (i / 3 + seed) % 2 ? -1.0 : 1.0;
+      d.bodies[i].joint.axis = {Num::exact(k == 0 ? sign : 0.0), Num::exact(k == 1 ? sign : 0.0), Num::exact(k == 2 ? sign : 0.0)};
+    }
+    const Model<T> m = build_model<T>(d);
+    const RandomState st = random_state(build_model<double>(d), seed, 2.0);
+    VecX<T> q(m.nq), qd(m.nv);
+    for (int i = 0; i < m.nq; ++i) q(i) = T(st.q[i]);
+    for (int i = 0; i < m.nv; ++i) qd(i) = T(st.qd[i]);
+    const TreeKinematics<T> k = kinematics<T>(m, q, qd, kVelocities);
+    for (int i = 0; i < m.NB; ++i) {
+      const JointKinematics<T> J = jcalc<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i]);
+      shortcuts += J.XJ_axis >= 0;
+      const Xform<T> X = J.XJ * m.Xtree[i];
+      EXPECT_EQ(max_abs(Mat3<T>(k.Xup[i].E - X.E)), 0.0) << "body " << i;
+      EXPECT_EQ(max_abs(Vec3<T>(k.Xup[i].r - X.r)), 0.0) << "body " << i;
+      EXPECT_EQ(max_abs(Vec6<T>(k.c[i].c - (J.cJ + crm<T>(k.v[i], J.vJ)).c)), 0.0) << "body " << i;
+    }
+  }
+  EXPECT_GT(shortcuts, 10);  // the shortcut was taken, with both signs of the axis
 }
 
 }  // namespace
