@@ -170,13 +170,13 @@ int coordinate_axis(const Vec3<T>& a, int* sign) {
   return -1;
 }
 // E_J = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (about -e_k by
-// θ is about e_k by -θ), Rodrigues otherwise.
+// θ is about e_k by -θ), Rodrigues otherwise. *axis = k in the first case, else -1.
 template <class T>
-Mat3<T> revolute_E(const Vec3<T>& a, const T& th) {
+Mat3<T> revolute_E(const Vec3<T>& a, const T& th, int* axis) {
   int sign = 1;
-  const int k = coordinate_axis<T>(a, &sign);
-  if (k < 0) return axis_angle<T>(a, th).transpose();
-  return coordinate_rotation_E<T>(k, sign > 0 ? th : T(-th));
+  *axis = coordinate_axis<T>(a, &sign);
+  if (*axis < 0) return axis_angle<T>(a, th).transpose();
+  return coordinate_rotation_E<T>(*axis, sign > 0 ? th : T(-th));
 }
 }  // namespace detail
 
@@ -187,10 +187,7 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
   const Vec3<T>& a = jt.axis;
   switch (jt.type) {
     case JointType::Revolute: {
-      int sign = 1;
-      k.XJ_axis = detail::coordinate_axis<T>(a, &sign);  // as detail::revolute_E, without a second search
-      k.XJ = Xform<T>::rot(k.XJ_axis >= 0 ? coordinate_rotation_E<T>(k.XJ_axis, sign > 0 ? q[0] : T(-q[0]))
-                                          : Mat3<T>(axis_angle<T>(a, q[0]).transpose()));
+      k.XJ = Xform<T>::rot(detail::revolute_E<T>(a, q[0], &k.XJ_axis));
       k.S = Mat6K<T>(6, 1);
       detail::set_column<T>(k.S, 0, a, Z);
       break;

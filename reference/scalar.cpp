@@ -211,20 +211,24 @@ bin100 from_decimal<bin100>(const std::string& s) {
   if (!is_finite(x)) throw std::invalid_argument("out of range for bin100: '" + s + "'");
   return x;
 }
-template <>
-mpfr from_decimal<mpfr>(const std::string& s) {
+namespace {
+// MPFR reads decimal text correctly rounded itself.
+template <class M>
+M mpfr_from_decimal(const std::string& s, const char* what) {
   require_decimal(s);
-  const mpfr x(s);
-  if (!is_finite(x)) throw std::invalid_argument("out of range for this MPFR precision: '" + s + "'");
+  const M x(s);
+  if (!is_finite(x)) throw std::invalid_argument(std::string("out of range for ") + what + ": '" + s + "'");
   return x;
 }
+}  // namespace
 
 template <>
+mpfr from_decimal<mpfr>(const std::string& s) {
+  return mpfr_from_decimal<mpfr>(s, "this MPFR precision");
+}
+template <>
 mpfr50 from_decimal<mpfr50>(const std::string& s) {
-  require_decimal(s);
-  const mpfr50 x(s);
-  if (!is_finite(x)) throw std::invalid_argument("out of range for mpfr50: '" + s + "'");
-  return x;
+  return mpfr_from_decimal<mpfr50>(s, "mpfr50");
 }
 
 namespace {
@@ -261,16 +265,14 @@ template <>
 std::string to_decimal<bin100>(const bin100& x, int digits) {
   return boost_str(x, digits);
 }
+// MPFR: the precision's digits and 3 guard digits by default.
 template <>
 std::string to_decimal<mpfr>(const mpfr& x, int digits) {
-  if (digits <= 0) digits = static_cast<int>(mpfr::default_precision()) + 3;
-  return x.str(digits, std::ios_base::scientific);
+  return x.str(digits > 0 ? digits : digits10<mpfr>() + 3, std::ios_base::scientific);
 }
-
 template <>
 std::string to_decimal<mpfr50>(const mpfr50& x, int digits) {
-  if (digits <= 0) digits = 53;  // as mpfr at 50 digits: 50 + 3
-  return x.str(digits, std::ios_base::scientific);
+  return x.str(digits > 0 ? digits : digits10<mpfr50>() + 3, std::ios_base::scientific);
 }
 
 }  // namespace rbd

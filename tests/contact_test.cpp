@@ -60,13 +60,6 @@ ModelDesc with_random_contacts(ModelDesc d, int count, std::uint64_t seed, bool 
   return d;
 }
 
-template <class T>
-VecX<T> vec(const std::vector<double>& v) {
-  VecX<T> x(v.size());
-  for (size_t i = 0; i < v.size(); ++i) x(i) = T(v[i]);
-  return x;
-}
-
 // A tree whose contacts all build (a contact whose two sides merge into one body is refused by
 // build_model; such draws are skipped).
 template <class T>
@@ -93,7 +86,7 @@ TEST(ContactKinematics, NormalGapRateAndVelocityProductTermByFiniteDifferences) 
     Model<T> m;
     if (!build<T>(d, m)) continue;
     const RandomState st = random_state(build_model<double>(d), seed, 2.0);
-    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd);
+    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd);
     const ContactKinematics<T> ck = contact_kinematics<T>(m, q, qd);
     SCOPED_TRACE("seed " + std::to_string(seed));
     const double scale = max_abs(ck.Tn) + max_abs(ck.Tdot_qd) + 1;
@@ -196,7 +189,7 @@ void check_against_enumeration(double min_digits, int n_models) {
     Model<T> m;
     if (!build<T>(d, m)) continue;
     const RandomState st = random_state(build_model<double>(d), seed, 1.5);
-    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd), tau = vec<T>(st.tau);
+    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd), tau = exact_vec<T>(st.tau);
     SCOPED_TRACE("seed " + std::to_string(seed));
     const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
     ASSERT_TRUE(r.ok) << r.message;
@@ -364,7 +357,7 @@ TYPED_TEST(ContactClosedForm, OneContactLambdaIsMinusDOverM) {
     Model<T> m;
     if (!build<T>(d, m)) continue;
     const RandomState st = random_state(build_model<double>(d), seed);
-    const ContactDynamics<T> r = contact_dynamics<T>(m, vec<T>(st.q), vec<T>(st.qd), vec<T>(st.tau));
+    const ContactDynamics<T> r = contact_dynamics<T>(m, exact_vec<T>(st.q), exact_vec<T>(st.qd), exact_vec<T>(st.tau));
     ASSERT_EQ(r.lcp.status, LcpResult<T>::Solved);
     const T want = r.d(0) < T(0) ? T(-r.d(0) / r.M(0, 0)) : T(0);
     (r.d(0) < T(0) ? pushed : pulled)++;
@@ -452,7 +445,7 @@ TYPED_TEST(ContactClosedForm, TwoBodyImpactIsEquation11_65And11_72) {
     for (bool friction : {false, true}) {
       if (friction) d.contacts[0].friction = Num::exact(0.8);
       const Model<T> m = build_model<T>(d);
-      const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd);
+      const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd);
       const ContactImpact<T> r = contact_impact<T>(m, q, qd);
       ASSERT_TRUE(r.ok) << r.message;
       const TreeKinematics<T> k = kinematics<T>(m, q, qd);
@@ -502,7 +495,7 @@ TYPED_TEST(ContactClosedForm, ImpulseOnTheHandleIsArticulatedInertia11_56) {
     const ModelDesc d = random_tree(spec, seed);
     const Model<T> m = build_model<T>(d);
     const RandomState st = random_state(build_model<double>(d), seed);
-    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd);
+    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd);
     const AbaResult<T> fd = aba<T>(m, q, qd, VecX<T>::Zero(m.nv));
     ASSERT_TRUE(fd.ok);
     const MatX<T> J0 = body_jacobian<T>(m, q, 0);
@@ -538,7 +531,7 @@ TYPED_TEST(ContactImpactProperties, MomentumRestitutionAndEnergy) {
     Model<T> m;
     if (!build<T>(d, m)) continue;
     const RandomState st = random_state(build_model<double>(d), seed, 2.0);
-    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd);
+    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd);
     SCOPED_TRACE("seed " + std::to_string(seed) + ", e = " + std::to_string(e));
     const std::vector<CheckResult> cs = check_impact<T>(m, q, qd);
     bool conserved = false;
@@ -677,7 +670,7 @@ TYPED_TEST(ContactImpactProperties, SoftAndRigidContactsTogether) {
     Model<T> m;
     if (!build<T>(d, m)) continue;
     const RandomState st = random_state(build_model<double>(d), seed, 1.0);
-    const VecX<T> q = vec<T>(st.q), qd = vec<T>(st.qd), tau = vec<T>(st.tau);
+    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd), tau = exact_vec<T>(st.tau);
     SCOPED_TRACE("seed " + std::to_string(seed));
     const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
     ASSERT_TRUE(r.ok);

@@ -19,13 +19,6 @@
 namespace rbd::test {
 namespace {
 
-template <class T>
-VecX<T> exact(const std::vector<double>& x) {
-  VecX<T> y(static_cast<Eigen::Index>(x.size()));
-  for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);
-  return y;
-}
-
 // The fewest digits check_power_balance_fd must show at bin100, besides passing its tolerance
 // 100 nv ε^(8/9) (~86.5 digits for these sizes); measured: 89.3 to 90.1, recorded as test
 // properties digits_seed* and digits_min.
@@ -52,7 +45,7 @@ TEST_P(PowerBalanceFd, EnergyDifferenceMatchesPowerAtHundredDigits) {
       const ModelDesc d = random_tree(spec, seed);
       const Model<T> m = build_model<T>(d);
       const RandomState s = random_state(build_model<double>(d), seed + 50);
-      const VecX<T> q = exact<T>(s.q), qd = exact<T>(s.qd), tau = exact<T>(s.tau);
+      const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd), tau = exact_vec<T>(s.tau);
       const CheckResult r = check_power_balance_fd<T>(m, q, qd, tau, default_k(m.nv));
       const std::string where = std::string(jc.name) + ", seed " + std::to_string(seed) + (floating ? ", floating" : "");
       EXPECT_TRUE(r.passed) << where << ": " << r.message();
@@ -91,7 +84,7 @@ TEST(IntegrateQ, IsTheFlowOfJointQdot) {
     const ModelDesc d = random_tree(spec, seed);
     const Model<T> m = build_model<T>(d);
     const RandomState s = random_state(build_model<double>(d), seed + 7, 2.0);
-    const VecX<T> q = exact<T>(s.q), qd = exact<T>(s.qd);
+    const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd);
     VecX<T> qdot(m.nq);
     for (int i = 0; i < m.NB; ++i) joint_qdot<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i], qdot.data() + m.iq[i]);
     EXPECT_EQ(integrate_q<T>(m, q, qd, T(0)), q);

@@ -8,13 +8,6 @@
 namespace rbd::test {
 namespace {
 
-template <class T>
-VecX<T> exact(const std::vector<double>& x) {
-  VecX<T> y(static_cast<Eigen::Index>(x.size()));
-  for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);
-  return y;
-}
-
 // q̇ = Q(q) qd for the whole model (joint_qdot of every joint).
 template <class T>
 VecX<T> model_qdot(const Model<T>& m, const VecX<T>& q, const VecX<T>& qd) {
@@ -34,7 +27,7 @@ TEST(Jacobian, VelocityAndAccelerationOfEveryBody) {
     const ModelDesc d = random_tree(spec, seed);
     const Model<T> m = build_model<T>(d);
     const RandomState s = random_state(build_model<double>(d), seed + 100);
-    const VecX<T> q = exact<T>(s.q), qd = exact<T>(s.qd), qdd = exact<T>(s.qdd);
+    const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd), qdd = exact_vec<T>(s.qdd);
     const VecX<T> qdot = model_qdot<T>(m, q, qd);
     const TreeKinematics<T> k = kinematics<T>(m, q, qd);
     const TreeKinematics<T> kp = kinematics<T>(m, VecX<T>(q + h * qdot), VecX<T>(qd + h * qdd));

@@ -51,13 +51,6 @@
 namespace rbd::test {
 namespace {
 
-template <class T>
-VecX<T> vec_of(const std::vector<double>& x) {
-  VecX<T> y(static_cast<Eigen::Index>(x.size()));
-  for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);  // exact
-  return y;
-}
-
 // ---- 1. random loop models ------------------------------------------------------------------
 
 struct LoopCase {
@@ -151,20 +144,20 @@ std::optional<LoopInstance<T>> make_loop_instance(const LoopCase& c) {
   // Decide the case at double, so both precisions test the same cases.
   {
     Model<double> m = md;
-    close_random_loops<double>(m, vec_of<double>(s.q), c.loops, c.loop_seed);
+    close_random_loops<double>(m, exact_vec<double>(s.q), c.loops, c.loop_seed);
     if (m.nc == 0 || m.nc >= m.nv) return std::nullopt;
-    const MatX<double> K = loop_constraints<double>(m, vec_of<double>(s.q), VecX<double>::Zero(m.nv)).K;
+    const MatX<double> K = loop_constraints<double>(m, exact_vec<double>(s.q), VecX<double>::Zero(m.nv)).K;
     const Eigen::JacobiSVD<MatX<double>> svd(K);
     const VecX<double> sv = svd.singularValues();
     if (sv(sv.size() - 1) < 1e-3 * sv(0)) return std::nullopt;
   }
   LoopInstance<T> in;
   in.model = build_model<T>(d);
-  in.q = vec_of<T>(s.q);
+  in.q = exact_vec<T>(s.q);
   close_random_loops<T>(in.model, in.q, c.loops, c.loop_seed);
-  in.qd_raw = vec_of<T>(s.qd);
+  in.qd_raw = exact_vec<T>(s.qd);
   in.qd = assemble<T>(in.model, in.q, in.qd_raw).qd;
-  in.tau = vec_of<T>(s.tau);
+  in.tau = exact_vec<T>(s.tau);
   return in;
 }
 

@@ -65,10 +65,7 @@ TEST(Scalar, Mpfr50IsMpfrAtFiftyDigitsToTheLastBit) {
     const RandomState st = random_state(build_model<double>(desc), seed, 2.0);
     auto vecs = [&](auto zero) {
       using T = decltype(zero);
-      std::array<VecX<T>, 4> v{VecX<T>(m.nq), VecX<T>(m.nv), VecX<T>(m.nv), VecX<T>(m.nv)};
-      for (int i = 0; i < m.nq; ++i) v[0](i) = T(st.q[i]);
-      for (int i = 0; i < m.nv; ++i) v[1](i) = T(st.qd[i]), v[2](i) = T(st.qdd[i]), v[3](i) = T(st.tau[i]);
-      return v;
+      return std::array<VecX<T>, 4>{exact_vec<T>(st.q), exact_vec<T>(st.qd), exact_vec<T>(st.qdd), exact_vec<T>(st.tau)};
     };
     const auto x = vecs(mpfr(0));
     const auto y = vecs(mpfr50(0));

@@ -16,13 +16,6 @@ namespace {
 
 std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
 
-template <class T>
-VecX<T> to_T(const std::vector<double>& x) {
-  VecX<T> y(static_cast<Eigen::Index>(x.size()));
-  for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);  // exact
-  return y;
-}
-
 // The bundled tree models (every joint type: all_joints.json), and the humanoid on a floating base.
 std::vector<ModelDesc> bundled() {
   std::vector<ModelDesc> out;
@@ -76,7 +69,7 @@ template <class T>
 void expect_articulated_equals_ltdl(const ModelDesc& d, std::uint64_t seed) {
   const Model<T> m = build_model<T>(d);
   if (m.nv == 0) return;
-  const VecX<T> q = to_T<T>(random_state(build_model<double>(d), seed).q);
+  const VecX<T> q = exact_vec<T>(random_state(build_model<double>(d), seed).q);
   const MatX<T> H = crba<T>(m, q);
   const SparseFactor<T> ref = ltdl<T>(H, m.dof_parent), art = ltdl_articulated<T>(m, q);
   ASSERT_TRUE(ref.ok) << d.name;
@@ -98,7 +91,7 @@ void expect_articulated_equals_ltdl(const ModelDesc& d, std::uint64_t seed) {
   EXPECT_LE(diff, 100.0 * n * static_cast<double>(epsilon<T>()) * kappa)
       << d.name << ": nv " << n << ", κ " << kappa << ", " << -std::log10(diff) << " digits";
   // Drop-in: the same solve.
-  const VecX<T> b = to_T<T>(random_state(build_model<double>(d), seed + 1).tau);
+  const VecX<T> b = exact_vec<T>(random_state(build_model<double>(d), seed + 1).tau);
   const VecX<T> x1 = ltdl_solve<T>(ref, b), x2 = ltdl_solve<T>(art, b);
   EXPECT_LE(max_abs(VecX<T>(x1 - x2)) / max_abs(x1), 1000.0 * n * static_cast<double>(epsilon<T>()) * kappa) << d.name;
 }
@@ -125,7 +118,7 @@ TEST(LtdlArticulated, FiftyDigitsAgreeToFortyFive) {
   spec.floating_base = true;
   const ModelDesc d = random_tree(spec, 7);
   const Model<bin50> m = build_model<bin50>(d);
-  const VecX<bin50> q = to_T<bin50>(random_state(build_model<double>(d), 11).q);
+  const VecX<bin50> q = exact_vec<bin50>(random_state(build_model<double>(d), 11).q);
   const double diff = factor_difference<bin50>(ltdl_articulated<bin50>(m, q), ltdl<bin50>(crba<bin50>(m, q), m.dof_parent));
   EXPECT_LE(diff, 1e-45);
 }
@@ -160,7 +153,7 @@ template <class T>
 void expect_condition_matches(const ModelDesc& d, std::uint64_t seed, double rel) {
   const Model<T> m = build_model<T>(d);
   if (m.nv == 0) return;
-  const VecX<T> q = to_T<T>(random_state(build_model<double>(d), seed).q);
+  const VecX<T> q = exact_vec<T>(random_state(build_model<double>(d), seed).q);
   const MatX<T> H = crba<T>(m, q);
   const double dense = static_cast<double>(condition_number<T>(H));
   const double est = condition_estimate<T>(H, ltdl<T>(H, m.dof_parent));
@@ -201,7 +194,7 @@ void expect_near_singular_bin50(double mass, double min_kappa, int solve_bits) {
   leaf.inertial.mass = Num::exact(mass);
   leaf.inertial.I = {Num::exact(mass / 10), Num::exact(mass / 10), Num::exact(mass / 10), Num::exact(0), Num::exact(0), Num::exact(0)};
   const Model<bin50> m = build_model<bin50>(d);
-  const VecX<bin50> q = to_T<bin50>(random_state(build_model<double>(d), 1).q);
+  const VecX<bin50> q = exact_vec<bin50>(random_state(build_model<double>(d), 1).q);
   const MatX<bin50> H = crba<bin50>(m, q);
   const double dense = static_cast<double>(condition_number<bin50>(H));
   ASSERT_GT(dense, min_kappa);
@@ -230,10 +223,10 @@ Big big_model(int nb) {
   Big b;
   b.m = build_model<double>(d);
   const RandomState s = random_state(b.m, 3);
-  b.q = to_T<double>(s.q);
-  b.qd = to_T<double>(s.qd);
-  b.qdd = to_T<double>(s.qdd);
-  b.tau = to_T<double>(s.tau);
+  b.q = exact_vec<double>(s.q);
+  b.qd = exact_vec<double>(s.qd);
+  b.qdd = exact_vec<double>(s.qdd);
+  b.tau = exact_vec<double>(s.tau);
   return b;
 }
 

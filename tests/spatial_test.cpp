@@ -230,9 +230,7 @@ TYPED_TEST(Spatial, KinematicsShortcutsEqualTheGeneralProducts) {
     }
     const Model<T> m = build_model<T>(d);
     const RandomState st = random_state(build_model<double>(d), seed, 2.0);
-    VecX<T> q(m.nq), qd(m.nv);
-    for (int i = 0; i < m.nq; ++i) q(i) = T(st.q[i]);
-    for (int i = 0; i < m.nv; ++i) qd(i) = T(st.qd[i]);
+    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd);
     const TreeKinematics<T> k = kinematics<T>(m, q, qd, kVelocities);
     for (int i = 0; i < m.NB; ++i) {
       const JointKinematics<T> J = jcalc<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i]);

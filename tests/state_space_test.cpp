@@ -18,13 +18,6 @@
 namespace rbd::test {
 namespace {
 
-template <class T>
-VecX<T> vec(const std::vector<double>& v) {
-  VecX<T> x(v.size());
-  for (size_t i = 0; i < v.size(); ++i) x(i) = T(v[i]);
-  return x;
-}
-
 TEST(StateSpace, QdfnIsTheRateOfTheJointFlow) {
   using T = bin100;
   int quaternion_models = 0;
@@ -35,7 +28,7 @@ TEST(StateSpace, QdfnIsTheRateOfTheJointFlow) {
     const ModelDesc d = random_tree(spec, seed);
     const Model<T> m = build_model<T>(d);
     const RandomState st = random_state(build_model<double>(d), seed, 2.0);
-    const VecX<T> q = vec<T>(st.q), alpha = vec<T>(st.qd);
+    const VecX<T> q = exact_vec<T>(st.q), alpha = exact_vec<T>(st.qd);
     const T h = from_decimal<T>("1e-30");
     const VecX<T> rate = (integrate_q<T>(m, q, alpha, h) - integrate_q<T>(m, q, alpha, T(-h))) / (T(2) * h);
     const VecX<T> qdot = qdfn<T>(m, q, alpha);
@@ -45,7 +38,7 @@ TEST(StateSpace, QdfnIsTheRateOfTheJointFlow) {
     // FD_x = [qdfn; ABA].
     VecX<T> x(m.nq + m.nv);
     x << q, alpha;
-    const VecX<T> tau = vec<T>(st.tau);
+    const VecX<T> tau = exact_vec<T>(st.tau);
     const StateDerivative<T> xd = fd_x<T>(m, x, tau);
     ASSERT_TRUE(xd.ok);
     EXPECT_EQ(xd.xdot.head(m.nq), qdot);

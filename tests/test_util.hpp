@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 #include <sstream>
 
 namespace rbd::test {
@@ -25,6 +26,14 @@ struct ScalarName {
     return std::is_same<T, double>::value ? "double" : std::is_same<T, bin50>::value ? "bin50" : "bin100";
   }
 };
+
+// Doubles (a random state's q, qd, ...) as a vector of T: exact, every double is a T.
+template <class T>
+VecX<T> exact_vec(const std::vector<double>& x) {
+  VecX<T> y(static_cast<Eigen::Index>(x.size()));
+  for (std::size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);
+  return y;
+}
 
 template <class Derived>
 double max_abs(const Eigen::MatrixBase<Derived>& x) {
