@@ -390,7 +390,7 @@ int run_audit(const AuditOptions& o) {
       std::cerr << "audit: making the fixture of " << me.name << " (" << me.samples << " samples at bin50, certified at bin100)\n";
       fx = make_fixture(lm, me.samples, me.seed, *Precision::parse("bin50"));
       fixture_file = o.update_golden && !me.user ? golden : o.out + "/fixtures/" + me.name + ".fixture.json";
-      const std::string text = fixture_to_json(fx).dump(1) + "\n";
+      const std::string text = fixture_text(fixture_to_json(fx));
       if (!cached.empty()) {
         try {
           make_dir(cache + "/fixtures");

@@ -60,7 +60,7 @@ int run_upgrade(const std::string& in, const std::string& out) {
   check_output_path(out);
   const json doc = read_json_file(in);
   const Fixture f = read_fixture(doc, in);
-  const std::string text = fixture_to_json(f).dump(1) + "\n";
+  const std::string text = fixture_text(fixture_to_json(f));
   const bool gz = out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0;
   write_file_atomic(out, gz ? gzip_compress(text) : text);
   std::cerr << "rbdref upgrade: " << in << " (version " << doc.value("version", 0) << ", " << f.samples.size()

@@ -212,9 +212,10 @@ int run_hunt(const HuntOptions& o) {
       if (c && c->failed && c->signature == sig) return c;
       return std::nullopt;
     };
-    if (!keep.empty())
+    if (!keep.empty()) {
       if (auto c = still(d, keep)) out = c;
       else keep.clear();
+    }
     bool progress = true;
     while (progress && left() > 0) {
       progress = false;
@@ -270,7 +271,7 @@ int run_hunt(const HuntOptions& o) {
     for (const std::string& p : {o.out, dir})
       if (!file_exists(p) && ::mkdir(p.c_str(), 0755) != 0) throw InputError(p, "", "cannot create the output folder");
     write_file_atomic(dir + "/model.json", model_to_json(d).dump(1) + "\n");
-    if (out->fixture) write_file_atomic(dir + "/fixture.json", fixture_to_json(*out->fixture).dump(1) + "\n");
+    if (out->fixture) write_file_atomic(dir + "/fixture.json", fixture_text(fixture_to_json(*out->fixture)));
     if (out->output) write_file_atomic(dir + "/engine.json", engine_output_to_json(*out->output).dump(1) + "\n");
     if (out->report) write_file_atomic(dir + "/report.json", report_to_json(*out->report).dump(1) + "\n");
     std::ostringstream readme;

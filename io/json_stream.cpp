@@ -1,5 +1,7 @@
 #include "io/json_stream.hpp"
 
+#include <algorithm>
+
 namespace rbd {
 
 namespace {
@@ -46,8 +48,53 @@ nlohmann::ordered_json DeferredJson::defer(Writer w) {
   return json_placeholder(writers_.size() - 1);
 }
 
-void DeferredJson::write(const nlohmann::ordered_json& doc, int indent, std::ostream& out) const {
-  const std::string text = doc.dump(indent);
+namespace {
+
+bool is_scalar_array(const nlohmann::ordered_json& j) {
+  for (const auto& e : j)
+    if (e.is_structured()) return false;
+  return true;
+}
+
+void dump_rows_into(const nlohmann::ordered_json& j, size_t indent, size_t level, std::string& out) {
+  if (!j.is_structured()) {
+    out += j.dump();
+  } else if (j.empty()) {
+    out += j.is_object() ? "{}" : "[]";
+  } else if (j.is_array() && is_scalar_array(j)) {
+    out += '[';
+    for (size_t k = 0; k < j.size(); ++k) {
+      if (k) out += ", ";
+      out += j[k].dump();
+    }
+    out += ']';
+  } else {
+    out += j.is_object() ? "{\n" : "[\n";
+    size_t k = 0;
+    for (auto it = j.begin(); it != j.end(); ++it, ++k) {
+      out.append((level + 1) * indent, ' ');
+      if (j.is_object()) {
+        out += nlohmann::ordered_json(it.key()).dump();
+        out += ": ";
+      }
+      dump_rows_into(it.value(), indent, level + 1, out);
+      out += k + 1 < j.size() ? ",\n" : "\n";
+    }
+    out.append(level * indent, ' ');
+    out += j.is_object() ? '}' : ']';
+  }
+}
+
+}  // namespace
+
+std::string dump_rows(const nlohmann::ordered_json& j, int indent) {
+  std::string out;
+  dump_rows_into(j, static_cast<size_t>(std::max(indent, 0)), 0, out);
+  return out;
+}
+
+void DeferredJson::write(const nlohmann::ordered_json& doc, int indent, std::ostream& out, bool rows) const {
+  const std::string text = rows ? dump_rows(doc, indent) : doc.dump(indent);
   split_at_placeholders(
       text, writers_.size(),
       [&](size_t b, size_t e) { out.write(text.data() + b, static_cast<std::streamsize>(e - b)); },

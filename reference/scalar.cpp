@@ -94,7 +94,8 @@ std::string round_significant(const std::string& s, int sig) {
     d += s[i];
     if (!after_point) ++point;
   }
-  if (d.size() <= static_cast<size_t>(sig)) return s;  // zero, or no more digits than asked
+  if (d.empty()) return negative ? "-0" : "0";  // zero: its digits carry nothing, as trailing zeros
+  if (d.size() <= static_cast<size_t>(sig)) return s;  // no more digits than asked
   long long exp10 = 0;
   if (i < s.size()) {
     const std::string e = s.substr(i + 1);

@@ -113,9 +113,10 @@ bool is_decimal(const std::string& text);
 double decimal_half_unit(const std::string& text);
 
 // The decimal number rounded to `sig` significant digits (half away from zero, on the digits as
-// written: exact), written as d.ddde±XX without trailing zeros; text with at most `sig` significant
-// digits, and anything that is not a decimal, is returned unchanged. Rounding twice to the same
-// `sig` is rounding once. Fixtures store each value to its certified digits plus guard digits.
+// written: exact), written as d.ddde±XX without trailing zeros; a zero (any spelling) as "0" or
+// "-0"; other text with at most `sig` significant digits, and anything that is not a decimal, is
+// returned unchanged. Rounding twice to the same `sig` is rounding once. Fixtures store each value
+// to its certified digits plus guard digits.
 std::string round_significant(const std::string& text, int sig);
 
 // Parses a decimal number ("0.1", "-2.5e-3", "1E+2", "inf" rejected) at the full precision of T,

@@ -190,9 +190,9 @@ TEST(ContactFixture, SamplesCarryASolutionThatSolvesTheLcpAndRoundTrip) {
         EXPECT_EQ(s.ref.contacts.rank, 3) << s.id;
       }
     }
-    const std::string text = fixture_to_json(*f).dump(1);
+    const std::string text = fixture_text(fixture_to_json(*f));
     const Fixture back = read_fixture(json::parse(text), "contacts.fixture.json");
-    EXPECT_EQ(fixture_to_json(back).dump(1), text);
+    EXPECT_EQ(fixture_text(fixture_to_json(back)), text);
   }
 }
 

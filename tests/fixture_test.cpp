@@ -31,16 +31,16 @@ const Fixture& small_fixture() {
 }
 
 TEST(Fixture, RoundTripKeepsEveryByte) {
-  const std::string text = fixture_to_json(small_fixture()).dump(1);
+  const std::string text = fixture_text(fixture_to_json(small_fixture()));
   const Fixture back = read_fixture(json::parse(text), "mem");
-  EXPECT_EQ(fixture_to_json(back).dump(1), text);
+  EXPECT_EQ(fixture_text(fixture_to_json(back)), text);
 }
 
 TEST(Fixture, GoldenFixturesReadAndMatchTheirModels) {
   for (const auto& entry : fs::directory_iterator(kData + "/golden")) {
     const Fixture f = read_fixture_file(entry.path().string());  // throws on a hash mismatch
     EXPECT_GE(f.samples.size(), 3u) << entry.path();
-    EXPECT_EQ(fixture_to_json(f).dump(1) + "\n", read_text_file(entry.path().string())) << entry.path();
+    EXPECT_EQ(fixture_text(fixture_to_json(f)), read_text_file(entry.path().string())) << entry.path();
   }
 }
 
@@ -85,8 +85,8 @@ TEST(Fixture, TreeLayoutStoresTheAncestorsAndReadsBackTheFullMatrices) {
       }
     }
   // Far below version 2's full rows at all digits (the figure per sample is in docs/benchmarks.md).
-  const size_t per_sample = doc["samples"][0].dump(1).size();
-  EXPECT_LT(per_sample, 80000u);
+  const size_t per_sample = dump_rows(doc["samples"][0], 1).size();
+  EXPECT_LT(per_sample, 60000u);  // ~50-56 KB (zeros as "0", a row per line); full rows: ~150 KB
 }
 
 // A tree-layout row of the wrong length is bad input, named (the checksum recomputed, so that the
@@ -124,7 +124,7 @@ TEST(Fixture, StreamedFixtureIsTheSameDocument) {
   uo.floating_base = true;
   const LoadedModel lm = load_model(kData + "/models/humanoid.urdf", uo);
   const Precision p = *Precision::parse("bin50");
-  const std::string whole = fixture_to_json(make_fixture(lm, 5, 3, p)).dump(1) + "\n";
+  const std::string whole = fixture_text(fixture_to_json(make_fixture(lm, 5, 3, p)));
   for (int threads : {1, 3}) {
     std::ostringstream out;
     const int worst = write_fixture(lm, 5, 3, p, threads, out);
@@ -142,7 +142,7 @@ TEST(Fixture, StreamedFixtureIsTheSameDocument) {
   const LoadedModel pend = load_model(kData + "/models/double_pendulum.urdf");
   std::ostringstream mp;
   write_fixture(pend, 2, 4, p60, 1, mp);
-  EXPECT_EQ(mp.str(), fixture_to_json(make_fixture(pend, 2, 4, p60)).dump(1) + "\n");
+  EXPECT_EQ(mp.str(), fixture_text(fixture_to_json(make_fixture(pend, 2, 4, p60))));
   const Fixture back60 = read_fixture(json::parse(mp.str()), "mem");
   const Quantity* H60 = back60.samples[1].ref.find("H");
   ASSERT_TRUE(H60);
@@ -172,7 +172,9 @@ TEST(Fixture, Version2FixturesAreStillRead) {
         // with π at 50 digits and left 43 certified digits there; sin_cos (reference/scalar.hpp)
         // reduces in 120 digits and keeps 49-50.
         EXPECT_GE(b->digits[e], a.digits[e] - 1) << a.name << e;
-        if (k == 1 && a.name == "C") EXPECT_GE(b->digits[e], 49) << a.name << e;
+        if (k == 1 && a.name == "C") {
+          EXPECT_GE(b->digits[e], 49) << a.name << e;
+        }
         const mpfr x = from_decimal<mpfr>(a.values[e]), y = from_decimal<mpfr>(b->values[e]);
         EXPECT_LE(abs(mpfr(x - y)), abs(x) * pow(mpfr(10), mpfr(-40)) + pow(mpfr(10), mpfr(-45))) << a.name << e;
       }
@@ -183,7 +185,7 @@ TEST(Fixture, Version2FixturesAreStillRead) {
 // gzip: the same document, read transparently by the readers; a damaged or truncated stream is
 // bad input (InputError naming the file), never a crash or a half-read document.
 TEST(Fixture, GzipFixturesAreReadTransparently) {
-  const std::string text = fixture_to_json(small_fixture()).dump(1) + "\n";
+  const std::string text = fixture_text(fixture_to_json(small_fixture()));
   const std::string gz = gzip_compress(text);
   ASSERT_TRUE(is_gzip(gz));
   EXPECT_LT(gz.size(), text.size() / 2);
@@ -191,7 +193,7 @@ TEST(Fixture, GzipFixturesAreReadTransparently) {
   fs::create_directories(dir);
   const std::string file = (dir / "f.json.gz").string();
   write_file_atomic(file, gz);
-  EXPECT_EQ(fixture_to_json(read_fixture_file(file)).dump(1) + "\n", text);
+  EXPECT_EQ(fixture_text(fixture_to_json(read_fixture_file(file))), text);
   write_file_atomic(file, gz.substr(0, gz.size() / 2));  // truncated
   try {
     read_fixture_file(file);
@@ -246,6 +248,23 @@ TEST(StreamedWrites, GzipStreamAtomicityAndDeferredValues) {
   EXPECT_EQ(back["nested"]["empty"], json::array());
   EXPECT_EQ(back["nested"]["x"], 1);
   fs::remove_all(dir);
+}
+
+// dump_rows (the layout fixtures are written in): dump(indent) except that an array of scalars stands
+// on one line; the same document when parsed back, whatever it holds (empty containers, nesting,
+// strings that need escaping, numbers, null, booleans).
+TEST(StreamedWrites, DumpRowsPutsEachScalarArrayOnOneLine) {
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(
+      R"({"v": ["1.5e+00", "0", -2.25, null, true], "M": [["a\"b", "c"], [], [1]], "e": {}, "o": {"k": [[]]}})");
+  EXPECT_EQ(dump_rows(doc, 1),
+            "{\n \"v\": [\"1.5e+00\", \"0\", -2.25, null, true],\n \"M\": [\n  [\"a\\\"b\", \"c\"],\n  [],\n  [1]\n ],\n"
+            " \"e\": {},\n \"o\": {\n  \"k\": [\n   []\n  ]\n }\n}");
+  EXPECT_EQ(nlohmann::ordered_json::parse(dump_rows(doc, 2)), doc);
+  EXPECT_EQ(dump_rows(nlohmann::ordered_json::parse("[]"), 1), "[]");
+  EXPECT_EQ(dump_rows(nlohmann::ordered_json("x"), 1), "\"x\"");
+  // Every fixture the suite makes parses back to the same document.
+  const nlohmann::ordered_json f = fixture_to_json(small_fixture());
+  EXPECT_EQ(nlohmann::ordered_json::parse(fixture_text(f)), f);
 }
 
 // The samples exercise the model: a home, a near-singular and random states; inputs are the exact
@@ -498,10 +517,10 @@ TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
   // The command streams the document (write_fixture); it is the document make_fixture and
   // fixture_to_json make, and its gzip form reads back as the same.
   const std::string text = read_text_file(path("p.json"));
-  EXPECT_EQ(text, fixture_to_json(make_fixture(load_model(kData + "/models/panda.urdf"), 3, 5, *Precision::parse("bin50"))).dump(1) + "\n");
+  EXPECT_EQ(text, fixture_text(fixture_to_json(make_fixture(load_model(kData + "/models/panda.urdf"), 3, 5, *Precision::parse("bin50")))));
   ASSERT_EQ(run("fixture " + kData + "/models/panda.urdf --samples 3 --seed 5 --threads 1 --out " + path("p.json.gz"), &err), 0) << err;
   EXPECT_TRUE(is_gzip(read_text_file(path("p.json.gz"))));
-  EXPECT_EQ(fixture_to_json(read_fixture_file(path("p.json.gz"))).dump(1) + "\n", text);
+  EXPECT_EQ(fixture_text(fixture_to_json(read_fixture_file(path("p.json.gz")))), text);
 }
 
 #ifdef RBDREF_HAVE_BULLET

@@ -239,7 +239,8 @@ TEST(Scalar, RoundSignificantRoundsTheWrittenDigits) {
   EXPECT_EQ(round_significant("9.996e+00", 3), "1e+01");           // carry into a new digit
   EXPECT_EQ(round_significant("-0.000123456", 2), "-1.2e-04");     // leading zeros after the point
   EXPECT_EQ(round_significant("1.2000000000000000000009e+300", 5), "1.2e+300");  // trailing zeros dropped
-  EXPECT_EQ(round_significant("0.000000000e+00", 3), "0.000000000e+00");  // zero: unchanged
+  EXPECT_EQ(round_significant("0.000000000e+00", 3), "0");        // zero: no digit carries anything
+  EXPECT_EQ(round_significant("-0.0e+00", 30), "-0");               // its sign kept
   EXPECT_EQ(round_significant("1.25e-3", 3), "1.25e-3");           // no more digits than asked: unchanged
   EXPECT_EQ(round_significant("nan", 3), "nan");
 }
