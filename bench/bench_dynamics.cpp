@@ -2,9 +2,10 @@
 // and a 34-DoF floating-base humanoid-like tree, the raw arithmetic cost of every scalar measured
 // in the same run, and LᵀDL scaling on bounded-depth trees of 100..800 bodies.
 //
-//   build-bench/bench/rbdref_bench                               # everything, ~1.5 min
-//   build-bench/bench/rbdref_bench --benchmark_filter='<bin50>'  # one scalar
-//   build-bench/bench/rbdref_bench --benchmark_filter='Rnea|Kernel' --benchmark_repetitions=1
+//   bash scripts/bench.sh                                        # everything, ~1.5 min
+//   bash scripts/bench.sh --benchmark_filter='<bin50>'           # one scalar
+//   bash scripts/bench.sh --benchmark_filter='Rnea|Kernel' --benchmark_repetitions=1
+// (g++ -O2 -DNDEBUG in build-run/, as the shipped command; docs/benchmarks.md)
 //
 // Names: BM_<Alg><scalar>/<model> (BM_Rnea<bin50>/arm7, BM_Aba<mpfr50>/humanoid),
 // BM_Kernel<scalar>, BM_EigenKernel<scalar>, BM_LtdlScaling/<n>, BM_LtdlScalingMj/<n>,
@@ -307,9 +308,16 @@ struct KernelData {
 };
 
 // One kernel iteration. Not inlined and not auto-vectorized (GCC -O2 would pair the multiplies
-// of a row into SIMD for double): it measures scalar arithmetic for every T.
+// of a row into SIMD for double): it measures scalar arithmetic for every T. The figures are
+// GCC's (scripts/bench.sh); clang (the test build) has no per-function optimize attribute, and
+// its kernel, which it may vectorize, is only compiled there, not measured.
+#if defined(__clang__)
+#define RBDREF_KERNEL_ATTRIBUTES __attribute__((noinline))
+#else
+#define RBDREF_KERNEL_ATTRIBUTES __attribute__((noinline, optimize("no-tree-vectorize")))
+#endif
 template <class T>
-__attribute__((noinline, optimize("no-tree-vectorize"))) void kernel_step(KernelData<T>& d) {
+RBDREF_KERNEL_ATTRIBUTES void kernel_step(KernelData<T>& d) {
   benchmark::DoNotOptimize(d);  // A and X are re-read from memory every iteration
   for (int v = 0; v < 8; ++v) {
     T y[6];

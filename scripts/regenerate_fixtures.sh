@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 BUILD=${RUN_BUILD_DIR:-build-run}
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=OFF -DRBDREF_BUILD_BENCH=OFF \
-  -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF >/dev/null
+cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=OFF \
+  -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target rbdref
 "$BUILD/cli/rbdref" audit --update-golden --out "${OUT:-audit-out}" "$@" || [ $? -eq 1 ]

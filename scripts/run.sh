@@ -11,7 +11,7 @@ bash scripts/setup.sh
 # Its own build folder (build-run/): the test command's build/ keeps tests and benchmarks on, and
 # neither command inherits the other's cache. Every option is set explicitly.
 BUILD=${RUN_BUILD_DIR:-build-run}
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=OFF -DRBDREF_BUILD_BENCH=OFF \
-  -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF >/dev/null
+cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=OFF \
+  -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target rbdref
 exec "$BUILD/cli/rbdref" audit "$@"

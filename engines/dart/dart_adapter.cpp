@@ -569,7 +569,6 @@ void tree_quantities(DartWorld& w, const Model<B>& m, const VecX<B>& qdd, const 
 
 EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
   const Model<B> m = build_model<B>(f.model);
-  const int nv = m.nv;
   const bool has_contacts = !m.contacts.empty();
   const double cfm = dart::constraint::ContactConstraint::getConstraintForceMixing();
   EngineOutput out = output_header(*this, f, fixture_file,
