@@ -59,7 +59,7 @@ class TypedRaw : public RawValues {
   bool equal(size_t k, size_t l) const override { return at(k) == at(l); }
 
  private:
-  int text_digits_ = std::is_same<T, mpfr>::value ? static_cast<int>(mpfr::default_precision()) + 3 : 0;
+  int text_digits_ = std::is_same<T, mpfr>::value ? static_cast<int>(mpfr::default_precision()) + 4 : 0;
 };
 
 // Every entry stored.

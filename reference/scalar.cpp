@@ -234,9 +234,12 @@ mpfr50 from_decimal<mpfr50>(const std::string& s) {
 
 namespace {
 template <class T>
+// Boost's str(p, scientific) writes p digits after the point, p + 1 significant digits, and all
+// of them for p = 0: one significant digit is the full text rounded (round_significant).
 std::string boost_str(const T& x, int digits) {
-  if (digits <= 0) digits = std::numeric_limits<T>::max_digits10;
-  return x.str(digits, std::ios_base::scientific);
+  if (digits <= 0) return x.str(std::numeric_limits<T>::max_digits10, std::ios_base::scientific);
+  if (digits == 1) return round_significant(x.str(std::numeric_limits<T>::max_digits10, std::ios_base::scientific), 1);
+  return x.str(digits - 1, std::ios_base::scientific);
 }
 }  // namespace
 
@@ -266,14 +269,16 @@ template <>
 std::string to_decimal<bin100>(const bin100& x, int digits) {
   return boost_str(x, digits);
 }
-// MPFR: the precision's digits and 3 guard digits by default.
+// MPFR: the precision's digits and 4 guard digits by default.
 template <>
 std::string to_decimal<mpfr>(const mpfr& x, int digits) {
-  return x.str(digits > 0 ? digits : digits10<mpfr>() + 3, std::ios_base::scientific);
+  if (digits == 1) return round_significant(x.str(digits10<mpfr>() + 3, std::ios_base::scientific), 1);
+  return x.str((digits > 0 ? digits : digits10<mpfr>() + 4) - 1, std::ios_base::scientific);
 }
 template <>
 std::string to_decimal<mpfr50>(const mpfr50& x, int digits) {
-  return x.str(digits > 0 ? digits : digits10<mpfr50>() + 3, std::ios_base::scientific);
+  if (digits == 1) return round_significant(x.str(digits10<mpfr50>() + 3, std::ios_base::scientific), 1);
+  return x.str((digits > 0 ? digits : digits10<mpfr50>() + 4) - 1, std::ios_base::scientific);
 }
 
 }  // namespace rbd

@@ -24,6 +24,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace rbd {
 
@@ -124,8 +125,9 @@ std::string round_significant(const std::string& text, int sig);
 template <class T>
 T from_decimal(const std::string& text);
 
-// Writes x in scientific notation with `digits` significant digits (0: all digits T carries,
-// enough to read the same value back).
+// Writes x in scientific notation with `digits` significant digits (0: enough to read the same
+// value back: 17 for double, 21 for long double, max_digits10 + 1 for float128 and cpp_bin_float
+// (37, 54 for bin50, 104 for bin100), digits10 + 4 for MPFR).
 template <class T>
 std::string to_decimal(const T& x, int digits = 0);
 
@@ -143,12 +145,17 @@ double to_double(const T& x) {
 //   mpfr, mpfr50          mpfr_sin_cos: both correctly rounded, from one evaluation (the same
 //                         values as Boost's sin and cos, which call mpfr_sin and mpfr_cos);
 //   bin50, bin100         θ = r + k π/2 reduced in a type of 2·digits + 20 digits (θ is exact
-//                         there; |r| <= π/4), then one of Boost's series, sin r, and
-//                         cos r = sqrt((1 - sin r)(1 + sin r)) (>= 0.707, so the root does not
-//                         amplify the series' error), placed by the quadrant k mod 4. Boost's
-//                         own sin and cos reduce with π at the scalar's precision and lose
-//                         log10|θ| digits (1500 units in the last place at θ = 12345, 10⁸ at
-//                         2e9: tests/scalar_test.cpp); this keeps a few units for |θ| < 10^digits.
+//                         there; |r| <= π/4), then sin r by its Taylor series (detail::sin_taylor)
+//                         and cos r = sqrt((1 - sin r)(1 + sin r)) (>= 0.707, so the root does not
+//                         amplify the series' error; detail::sqrt_half_to_one), placed by the
+//                         quadrant k mod 4. Boost's own sin and cos reduce with π at the
+//                         scalar's precision and lose log10|θ| digits (1500 units in the last
+//                         place at θ = 12345, 10⁸ at 2e9: tests/scalar_test.cpp); this keeps a few
+//                         units for |θ| < 10^digits. Series and root are ours for speed: Boost's
+//                         sin and sqrt cost 3-5 and 2.5 us at bin50 (9 and 7 at bin100), these
+//                         2.5 and 0.7 (7 and 1.5), ~0.7 and ~0.45 units of 2^-digits off the
+//                         exact values (measured against 2·digits + 20; the bound of the test is
+//                         2 units for the whole sin_cos).
 inline void sin_cos(double th, double& s, double& c) {
   s = std::sin(th);
   c = std::cos(th);
@@ -172,6 +179,51 @@ inline void sin_cos(const mpfr& th, mpfr& s, mpfr& c) {
 inline void sin_cos(const mpfr50& th, mpfr50& s, mpfr50& c) {
   mpfr_sin_cos(s.backend().data(), c.backend().data(), th.backend().data(), MPFR_RNDN);
 }
+namespace detail {
+
+// sin r for |r| <= π/4 at T = cpp_bin_float: the Taylor series r Σ_k (-r²)^k / (2k+1)!, k = 0..K,
+// summed by Horner in r² from its last term, s ← 1 - s r² / ((2k)(2k+1)), k = K..1, with K the
+// first k after which the terms left out, from (π/4)^(2K+2) / (2K+3)! relative to r on, are below
+// 2^-(digits + 6) (K = 20 at bin50, 33 at bin100). The terms decrease and alternate, so each
+// partial sum stays within [1 - r²/6, 1]: no cancellation.
+template <class T>
+T sin_taylor(const T& r) {
+  static const std::vector<T> inv = [] {  // inv[k] = 1 / ((2k)(2k+1)), each rounded once
+    std::vector<T> v(1, T(0));
+    const double bound = -(std::numeric_limits<T>::digits + 6) * std::log(2.0), log_r = std::log(0.7854);
+    for (int k = 1;; ++k) {
+      v.push_back(T(1) / T((2 * k) * (2 * k + 1)));
+      if ((2 * k + 2) * log_r - std::lgamma(2.0 * k + 4) < bound) return v;
+    }
+  }();
+  const T r2 = r * r;
+  T s(1);
+  for (size_t k = inv.size() - 1; k >= 1; --k) {
+    s *= r2;
+    s *= inv[k];
+    s = T(1) - s;
+  }
+  return r * s;
+}
+
+// sqrt(a) for a in [1/2, 1] at T = cpp_bin_float: Newton on ρ = 1/sqrt(a) from double's root
+// (ρ ← ρ + ρ (1 - a ρ²) / 2 doubles the correct bits: 53 → 106 → 212 → 424), stopped once ρ holds
+// more than half of T's bits; then y = a ρ and the last step y + ρ (a - y²) / 2, which doubles
+// them again and is within half a unit of the root up to a few units of T's rounding.
+template <class T>
+T sqrt_half_to_one(const T& a) {
+  T rho(1.0 / std::sqrt(static_cast<double>(a)));
+  for (int bits = 50; bits < std::numeric_limits<T>::digits / 2 + 8; bits *= 2) {
+    T t = a * rho;
+    t *= rho;
+    rho += rho * T(T(1) - t) / 2;
+  }
+  const T y = a * rho;
+  return y + rho * T(a - y * y) / 2;
+}
+
+}  // namespace detail
+
 template <unsigned Digits>
 void sin_cos(const mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& th, mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& s,
              mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& c) {
@@ -189,9 +241,12 @@ void sin_cos(const mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& th, mp::nu
   }
   const W k = round(W(x * two_over_pi));
   const T r(W(x - W(k * half_pi)));
-  const T sr = sin(r);
-  const T cr = sqrt(T((T(1) - sr) * (T(1) + sr)));
-  switch ((static_cast<int>(fmod(k, W(4))) + 4) % 4) {
+  const T sr = detail::sin_taylor(r);
+  const T cr = detail::sqrt_half_to_one(T((T(1) - sr) * (T(1) + sr)));
+  // k mod 4, by an integer where k fits one (|θ| < 7e18), else by fmod
+  const int quadrant = abs(k) < W(4e18) ? static_cast<int>(static_cast<long long>(k) & 3)
+                                        : (static_cast<int>(fmod(k, W(4))) + 4) % 4;
+  switch (quadrant) {
     case 0: s = sr, c = cr; break;       // θ = r
     case 1: s = cr, c = -sr; break;      // θ = r + π/2
     case 2: s = -sr, c = -cr; break;     // θ = r + π

@@ -83,9 +83,10 @@ TEST(Scalar, Mpfr50IsMpfrAtFiftyDigitsToTheLastBit) {
 
 // sin_cos against MPFR at twice the digits (so the reference's own error is negligible): every
 // scalar's pair within a few units in its last place, on angles that reach every branch — zero,
-// tiny, ordinary, next to multiples of π/4 (where the cpp_bin_float route switches between
-// "sin by its series" and "cos by its series") and of π/2, negative, and beyond 1e9 — and the
-// MPFR types exactly equal to Boost's sin and cos (the same correctly rounded values).
+// tiny, ordinary, next to multiples of π/4 (where the cpp_bin_float route's reduced argument
+// reaches ±π/4, the end of its series' range, and the quadrant changes) and of π/2, negative, and
+// beyond 1e9 — and the MPFR types exactly equal to Boost's sin and cos (the same correctly rounded
+// values).
 template <class T>
 void expect_sin_cos_accurate(double max_ulps) {
   const int d = digits10<T>();
@@ -136,6 +137,49 @@ TEST(Scalar, SinCosIsAccurateForEveryScalar) {
       EXPECT_EQ(su.precision(), 50u);
     }
   }
+}
+
+// The two pieces of the cpp_bin_float route, each against MPFR at 2·digits + 20 on its whole
+// range: detail::sin_taylor on |r| <= π/4 (the series' last term is largest at the ends) and
+// detail::sqrt_half_to_one on [1/2, 1], both within one unit of 2^-digits of the exact value.
+template <class T>
+void expect_series_and_root_accurate() {
+  const int d = digits10<T>();
+  const ScopedMpfrDigits wide(static_cast<unsigned>(2 * d + 20));
+  const mpfr quarter_pi = boost::math::constants::pi<mpfr>() / 4;
+  const mpfr ulp = from_decimal<mpfr>(to_decimal(epsilon<T>(), 20));
+  auto widen = [&](const T& x) { return from_decimal<mpfr>(to_decimal(x, d + 10)); };
+  for (int k = -64; k <= 64; ++k) {
+    const T r = from_decimal<T>(mpfr(quarter_pi * k / 64).str(2 * d + 20, std::ios_base::scientific));
+    const mpfr exact = sin(widen(r));
+    EXPECT_LE(static_cast<double>(mpfr(abs(mpfr(widen(detail::sin_taylor(r)) - exact)) / ulp)), 1.0) << "sin " << to_decimal(r);
+    const T a = T(1) / 2 + T(k + 64) / T(256);  // [1/2, 1]
+    const mpfr root = sqrt(widen(a));
+    EXPECT_LE(static_cast<double>(mpfr(abs(mpfr(widen(detail::sqrt_half_to_one(a)) - root)) / (root * ulp))), 1.0)
+        << "sqrt " << to_decimal(a);
+  }
+}
+
+TEST(Scalar, SineSeriesAndRootOfTheBinaryFloatsAreWithinAUnit) {
+  expect_series_and_root_accurate<bin50>();
+  expect_series_and_root_accurate<bin100>();
+}
+
+// to_decimal(x, n) writes n significant digits at every scalar (Boost's str(n, scientific) writes
+// n after the point, one more than asked, which it did here until 2026-11-26).
+TEST(Scalar, ToDecimalWritesTheDigitsAsked) {
+  const ScopedMpfrDigits d50(50);
+  EXPECT_EQ(to_decimal(1.0 / 3, 5), "3.3333e-01");
+  EXPECT_EQ(to_decimal(1.0L / 3, 5), "3.3333e-01");
+  EXPECT_EQ(to_decimal(float128(1) / 3, 5), "3.3333e-01");
+  EXPECT_EQ(to_decimal(bin50(-2) / 3, 7), "-6.666667e-01");
+  EXPECT_EQ(to_decimal(bin100(1) / 3, 1), "3e-01");
+  EXPECT_EQ(to_decimal(mpfr(1) / 3, 5), "3.3333e-01");
+  EXPECT_EQ(to_decimal(mpfr50(1) / 3, 5), "3.3333e-01");
+  // by default: enough digits to read the value back (Scalar.DecimalRoundTripsAtFullPrecision)
+  EXPECT_EQ(to_decimal(bin50(1) / 3).size(), std::string("3.").size() + 53 + std::string("e-01").size());
+  EXPECT_EQ(to_decimal(bin50(-2) / 3, 1), "-7e-01");
+  EXPECT_EQ(to_decimal(mpfr(-2) / 3, 1), "-7e-01");
 }
 
 TEST(Scalar, MalformedDecimalsAreRejected) {
