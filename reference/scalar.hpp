@@ -184,7 +184,7 @@ namespace detail {
 // sin r for |r| <= π/4 at T = cpp_bin_float: the Taylor series r Σ_k (-r²)^k / (2k+1)!, k = 0..K,
 // summed by Horner in r² from its last term, s ← 1 - s r² / ((2k)(2k+1)), k = K..1, with K the
 // first k after which the terms left out, from (π/4)^(2K+2) / (2K+3)! relative to r on, are below
-// 2^-(digits + 6) (K = 20 at bin50, 33 at bin100). The terms decrease and alternate, so each
+// 2^-(digits + 6) (K = 19 at bin50, 33 at bin100). The terms decrease and alternate, so each
 // partial sum stays within [1 - r²/6, 1]: no cancellation.
 template <class T>
 T sin_taylor(const T& r) {
