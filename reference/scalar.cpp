@@ -233,13 +233,18 @@ mpfr50 from_decimal<mpfr50>(const std::string& s) {
 }
 
 namespace {
+// x with `digits` significant digits (`all` when digits <= 0) for the Boost numbers. Their
+// str(p, scientific) writes p digits after the point, p + 1 significant digits, and all of them
+// for p = 0: one significant digit is the full text rounded (round_significant).
 template <class T>
-// Boost's str(p, scientific) writes p digits after the point, p + 1 significant digits, and all
-// of them for p = 0: one significant digit is the full text rounded (round_significant).
-std::string boost_str(const T& x, int digits) {
-  if (digits <= 0) return x.str(std::numeric_limits<T>::max_digits10, std::ios_base::scientific);
-  if (digits == 1) return round_significant(x.str(std::numeric_limits<T>::max_digits10, std::ios_base::scientific), 1);
+std::string boost_str(const T& x, int digits, int all) {
+  if (digits <= 0) digits = all;
+  if (digits == 1) return round_significant(boost_str(x, all, all), 1);
   return x.str(digits - 1, std::ios_base::scientific);
+}
+template <class T>
+std::string boost_str(const T& x, int digits) {  // float128, cpp_bin_float: max_digits10 + 1
+  return boost_str(x, digits, std::numeric_limits<T>::max_digits10 + 1);
 }
 }  // namespace
 

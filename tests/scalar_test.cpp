@@ -87,6 +87,17 @@ TEST(Scalar, Mpfr50IsMpfrAtFiftyDigitsToTheLastBit) {
 // reaches ±π/4, the end of its series' range, and the quadrant changes) and of π/2, negative, and
 // beyond 1e9 — and the MPFR types exactly equal to Boost's sin and cos (the same correctly rounded
 // values).
+// x as an MPFR number at the precision in scope (d + 10 digits of T's value: exact enough), and
+// the unit ε of T: the two yardsticks of the accuracy tests below.
+template <class T>
+mpfr widened(const T& x) {
+  return from_decimal<mpfr>(to_decimal(x, digits10<T>() + 10));
+}
+template <class T>
+mpfr unit_of() {
+  return from_decimal<mpfr>(to_decimal(epsilon<T>(), 20));
+}
+
 template <class T>
 void expect_sin_cos_accurate(double max_ulps) {
   const int d = digits10<T>();
@@ -98,15 +109,15 @@ void expect_sin_cos_accurate(double max_ulps) {
     for (const char* off : {"0", "1e-12", "-1e-12", "1e-40", "3e-3"}) angles.push_back(pi_w * k / 4 + mpfr(off));
   for (const mpfr& a : angles) {
     const T th = from_decimal<T>(a.str(2 * d + 20, std::ios_base::scientific));
-    const mpfr th_w = from_decimal<mpfr>(to_decimal(th, d + 10));  // θ as T holds it, widened exactly
+    const mpfr th_w = widened(th);  // θ as T holds it
     T s, c;
     sin_cos(th, s, c);
     const mpfr s_w = sin(th_w), c_w = cos(th_w);
-    const mpfr ulp = from_decimal<mpfr>(to_decimal(epsilon<T>(), 20));
+    const mpfr ulp = unit_of<T>();
     // In units of ε·max(|exact|, 1): relative where |exact| >= 1, and absolute for small values,
     // whose digits come from the sine's own series (and its argument reduction) in every route.
     auto err = [&](const T& x, const mpfr& exact) {
-      const mpfr e = abs(from_decimal<mpfr>(to_decimal(x, d + 10)) - exact);
+      const mpfr e = abs(widened(x) - exact);
       const mpfr scale = abs(exact) > mpfr(1) ? abs(exact) : mpfr(1);
       return static_cast<double>(mpfr(e / (scale * ulp)));
     };
@@ -147,15 +158,14 @@ void expect_series_and_root_accurate() {
   const int d = digits10<T>();
   const ScopedMpfrDigits wide(static_cast<unsigned>(2 * d + 20));
   const mpfr quarter_pi = boost::math::constants::pi<mpfr>() / 4;
-  const mpfr ulp = from_decimal<mpfr>(to_decimal(epsilon<T>(), 20));
-  auto widen = [&](const T& x) { return from_decimal<mpfr>(to_decimal(x, d + 10)); };
+  const mpfr ulp = unit_of<T>();
   for (int k = -64; k <= 64; ++k) {
     const T r = from_decimal<T>(mpfr(quarter_pi * k / 64).str(2 * d + 20, std::ios_base::scientific));
-    const mpfr exact = sin(widen(r));
-    EXPECT_LE(static_cast<double>(mpfr(abs(mpfr(widen(detail::sin_taylor(r)) - exact)) / ulp)), 1.0) << "sin " << to_decimal(r);
+    const mpfr exact = sin(widened(r));
+    EXPECT_LE(static_cast<double>(mpfr(abs(mpfr(widened(detail::sin_taylor(r)) - exact)) / ulp)), 1.0) << "sin " << to_decimal(r);
     const T a = T(1) / 2 + T(k + 64) / T(256);  // [1/2, 1]
-    const mpfr root = sqrt(widen(a));
-    EXPECT_LE(static_cast<double>(mpfr(abs(mpfr(widen(detail::sqrt_half_to_one(a)) - root)) / (root * ulp))), 1.0)
+    const mpfr root = sqrt(widened(a));
+    EXPECT_LE(static_cast<double>(mpfr(abs(mpfr(widened(detail::sqrt_half_to_one(a)) - root)) / (root * ulp))), 1.0)
         << "sqrt " << to_decimal(a);
   }
 }
