@@ -11,6 +11,7 @@
 #include <Eigen/Eigenvalues>
 #include <rapidcheck/gtest.h>
 
+#include <random>
 #include <regex>
 
 namespace rbd::test {
@@ -190,6 +191,70 @@ TEST(Scalar, ToDecimalWritesTheDigitsAsked) {
   EXPECT_EQ(to_decimal(bin50(1) / 3).size(), std::string("3.").size() + 53 + std::string("e-01").size());
   EXPECT_EQ(to_decimal(bin50(-2) / 3, 1), "-7e-01");
   EXPECT_EQ(to_decimal(mpfr(-2) / 3, 1), "-7e-01");
+}
+
+// x's exact decimal expansion (x = m 2^p: m 5^-p 10^p, or m 2^p an integer) rounded to n significant
+// digits, ties to even, on the digit string: the independent route for the test below.
+template <class T>
+std::string exact_then_rounded(const T& x, int n) {
+  using boost::multiprecision::cpp_int;
+  const auto& b = x.backend();
+  const long long p = static_cast<long long>(b.exponent()) - static_cast<long long>(std::decay_t<decltype(b)>::bit_count) + 1;
+  cpp_int m(b.bits());
+  long long p10 = 0;  // |x| = m × 10^p10
+  if (p >= 0) m <<= static_cast<unsigned>(p);
+  else m *= boost::multiprecision::pow(cpp_int(5), static_cast<unsigned>(-p)), p10 = p;
+  std::string d = m.str();
+  long long E = static_cast<long long>(d.size()) - 1 + p10;
+  if (d.size() > static_cast<size_t>(n)) {
+    const char next = d[static_cast<size_t>(n)];
+    const bool rest = d.find_first_not_of('0', static_cast<size_t>(n) + 1) != std::string::npos;
+    bool up = next > '5' || (next == '5' && (rest || (d[static_cast<size_t>(n) - 1] - '0') % 2 == 1));
+    d.resize(static_cast<size_t>(n));
+    for (int k = n - 1; up && k >= 0; --k) {
+      up = d[static_cast<size_t>(k)] == '9';
+      d[static_cast<size_t>(k)] = up ? '0' : static_cast<char>(d[static_cast<size_t>(k)] + 1);
+    }
+    if (up) d = "1" + d.substr(0, d.size() - 1), ++E;
+  }
+  d.resize(static_cast<size_t>(n), '0');
+  char e[32];
+  std::snprintf(e, sizeof e, "e%c%02lld", E < 0 ? '-' : '+', E < 0 ? -E : E);
+  return std::string(b.sign() ? "-" : "") + d[0] + (n > 1 ? "." + d.substr(1) : "") + e;
+}
+
+// to_decimal's own conversion of bin50 and bin100 (limbs, for the fixtures' millions of values)
+// is the exact value correctly rounded, at every digit count, on random mantissas over the whole
+// range it handles and past it (Boost's str there), on short binary fractions (exact ties), and
+// next to powers of ten (where the first estimate of the decimal exponent is one off).
+template <class T>
+void text_is_correctly_rounded() {
+  std::mt19937_64 g(20261126);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int most = std::numeric_limits<T>::max_digits10 + 1;
+  std::uniform_int_distribution<int> binary_exponent(-1400, 1400), digits(1, most);
+  int checked = 0;
+  for (int i = 0; i < 3000; ++i) {
+    T x = T(u(g));
+    for (int k = 1; k * 16 < most + 16; ++k) x += T(u(g)) * pow(T(10), -16 * k);
+    if (i % 4 == 0) x = ldexp(x, binary_exponent(g));
+    if (i % 4 == 1) x = T(static_cast<int>(u(g) * 4096)) / 64;  // ties at a few digits
+    if (i % 4 == 2) x = pow(T(10), static_cast<int>(u(g) * 60)) * (T(1) + T(u(g)) * pow(T(10), -most + 3));
+    if (i % 50 == 3) x = ldexp(T(u(g)), 5000);  // past the table: Boost's str
+    if (x == 0) continue;
+    const int n = i % 7 == 0 ? most : digits(g);
+    ASSERT_EQ(to_decimal(x, n), exact_then_rounded(x, n)) << "value " << i << ", " << n << " digits";
+    ++checked;
+  }
+  EXPECT_GT(checked, 2900);
+  EXPECT_EQ(to_decimal(T(0), 3), "0.00e+00");
+  EXPECT_EQ(to_decimal(T(-1) / 8, 2), "-1.2e-01");  // a tie: to even
+  EXPECT_EQ(to_decimal(T(3) / 8, 2), "3.8e-01");
+}
+
+TEST(Scalar, BinaryFloatTextIsCorrectlyRounded) {
+  text_is_correctly_rounded<bin50>();
+  text_is_correctly_rounded<bin100>();
 }
 
 TEST(Scalar, MalformedDecimalsAreRejected) {
