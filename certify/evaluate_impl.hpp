@@ -54,6 +54,15 @@ class TypedRaw : public RawValues {
   // All the digits of the scalar, as to_decimal(x) writes them where x is made: for MPFR, the
   // precision in force then (the text may be asked for later, outside evaluate()'s precision scope).
   std::string text(size_t k) const override { return to_decimal(at(k), text_digits_); }
+  std::string text(size_t k, int digits) const override { return to_decimal(at(k), digits); }
+  int text_digits() const override {
+    // the MPFR precision's, else to_decimal's default for T
+    static const int full = [] {
+      const std::string one = to_decimal(T(1));
+      return static_cast<int>(one.find('e')) - 1;  // "1.000…0e+00": the digits, without the point
+    }();
+    return text_digits_ > 0 ? text_digits_ : full;
+  }
   bool is_zero(size_t k) const override { return at(k) == T(0); }
   bool is_one(size_t k) const override { return at(k) == T(1); }
   bool equal(size_t k, size_t l) const override { return at(k) == at(l); }
