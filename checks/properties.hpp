@@ -85,6 +85,7 @@
 #include "reference/aba.hpp"
 #include "reference/condition.hpp"
 #include "reference/crba.hpp"
+#include "reference/crba_base.hpp"
 #include "reference/energy.hpp"
 #include "reference/integrate.hpp"
 #include "reference/ltdl.hpp"
@@ -128,9 +129,9 @@ template <class T> CheckResult check_equation_of_motion(const MatX<T>& H, const 
 
 // What check_all and the evaluation of a state (certify/evaluate_impl.hpp) both compute: CRBA's H
 // (table 6.2), C = RNEA(q, q̇, 0), ABA at τ (table 7.1), the LᵀDL factor of H (table 6.3 while
-// Σ depth² ≤ kFactorBudget, else ltdl_articulated: `table63` says which) and, with `with_kappa`,
-// κ₂(H) by condition_estimate (else 0). `rbdref eval` computes them once for both: on a 2000-body
-// chain at bin50 they are ~60 s (CRBA 20 s, κ 32 s) of each pass.
+// Σ depth² ≤ kFactorBudget, else ltdl_articulated: `table63` says which; beyond it H comes from
+// crba_base, CRBA with its pairs in base coordinates) and, with `with_kappa`, κ₂(H) by
+// condition_estimate (else 0). `rbdref eval` computes them once for both.
 template <class T>
 struct TreeTerms {
   MatX<T> H;

@@ -514,11 +514,13 @@ CheckResult check_equation_of_motion(const MatX<T>& H, const VecX<T>& C, const V
 template <class T>
 TreeTerms<T> tree_terms(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, bool with_kappa) {
   TreeTerms<T> t;
-  t.H = crba<T>(model, q);
+  // Table 6.3 on CRBA's H when affordable, else the O(n d) articulated-body route to the same
+  // factor, and CRBA with its pairs in base coordinates (crba_base.hpp: O(n d) dot products
+  // instead of spatial transforms).
+  t.table63 = ltdl_updates(model.dof_parent) <= kFactorBudget;
+  t.H = t.table63 ? crba<T>(model, q) : crba_base<T>(model, q);
   t.C = bias<T>(model, q, qd);
   t.fd = aba<T>(model, q, qd, tau);
-  // Table 6.3 on CRBA's H when affordable, else the O(n d) articulated-body route to the same factor.
-  t.table63 = ltdl_updates(model.dof_parent) <= kFactorBudget;
   t.f = t.table63 ? ltdl<T>(t.H, model.dof_parent) : ltdl_articulated<T>(model, q);
   if (with_kappa) t.kappa = condition_estimate<T>(t.H, t.f);
   return t;

@@ -17,11 +17,12 @@
 //              ‖δH‖ ≲ n ε_P ‖H‖ (rounding f to P is a perturbation of the same kind), so by Weyl
 //              λmin comes out with relative error ≲ n ε_P κ(H), plus the double rounding of the
 //              Lanczos arithmetic. Precision ladder (cost): P = long double (64 bits, hardware), then
-//              float128 (113 bits), then T itself, each only when T is wider; the first P whose
-//              bound 3 n ε_P κ_P ≤ 1e-9 is accepted (κ_P its own result: a κ that P cannot resolve
-//              comes out large and moves up the ladder). With P = T, κ up to ~10^(digits(T) - 10)
-//              is resolved to ~6 significant digits (at bin50: 10^40; at double κ ≪ 10^6 is sharp,
-//              larger κ only to the digits left).
+//              double-double (DoubleDouble below: ~106 bits from hardware doubles, ε taken as
+//              2^-104; a quarter of float128's software cost), then T itself, each only when T is
+//              wider; the first P whose bound 3 n ε_P κ_P ≤ 1e-9 is accepted (κ_P its own result:
+//              a κ that P cannot resolve comes out large and moves up the ladder). With P = T, κ up
+//              to ~10^(digits(T) - 10) is resolved to ~6 significant digits (at bin50: 10^40; at
+//              double κ ≪ 10^6 is sharp, larger κ only to the digits left).
 //   Each iteration: w = A v_k - β_{k-1} v_{k-1};  α_k = v_kᵀ w;  w -= α_k v_k;  then w is
 //              reorthogonalized twice against every previous v (classical Gram-Schmidt, "twice is
 //              enough"); β_k = |w|₂; v_{k+1} = w / β_k. The Ritz values are the eigenvalues of the
@@ -35,7 +36,7 @@
 //              Ritz values are bounds from inside), by less than the residual bound relative.
 //
 // Cost: ≤ 120 dense products in double (O(n²) each) and ≤ 120 solves per rung of the ladder
-// (O(nnz L) each, at bin50 for a 2000-DoF chain: long double or float128 instead of bin50),
+// (O(nnz L) each, at bin50 for a 2000-DoF chain: long double or double-double instead of bin50),
 // instead of the O(n³) eigenvalues in T of checks/properties.hpp's condition_number. Returns a
 // double: κ is reported to ~6 digits (the fixtures store 6).
 #pragma once
@@ -123,12 +124,82 @@ double lanczos_max(Eigen::Index n, const Apply& apply, int* steps) {
 
 namespace detail {
 
+// Double-double arithmetic (Dekker 1971; Hida, Li & Bailey, "Algorithms for quad-double precision
+// floating point arithmetic", 2001): x = hi + lo with |lo| ≤ ulp(hi) / 2, from error-free
+// transformations of IEEE doubles (two_sum; two_prod by Dekker's split, no FMA needed). The
+// operations the solves need, each with relative error ≤ 4·2^-106 = 2^-104 (the ε the ladder
+// uses): the accurate sum, the product, and the quotient by three corrected quotients. Valid
+// while values stay within ~[2^-968, 2^996] (split overflows above; lo is subnormal below):
+// inverse_lanczos checks the factor's entries and the ladder moves on otherwise.
+struct DoubleDouble {
+  static constexpr int digits = 106;  // mantissa bits, as numeric_limits<T>::digits
+  double hi = 0, lo = 0;
+  DoubleDouble() = default;
+  explicit DoubleDouble(double x) : hi(x) {}
+  DoubleDouble(double h, double l) : hi(h), lo(l) {}
+  explicit operator double() const { return hi + lo; }
+};
+inline DoubleDouble quick_two_sum(double a, double b) {  // |a| ≥ |b|
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+inline DoubleDouble two_sum(double a, double b) {
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+inline DoubleDouble two_prod(double a, double b) {
+  const double p = a * b;
+  const double ta = 134217729.0 * a, tb = 134217729.0 * b;  // 2^27 + 1: Dekker's split
+  const double ah = ta - (ta - a), al = a - ah, bh = tb - (tb - b), bl = b - bh;
+  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+}
+inline DoubleDouble operator+(const DoubleDouble& x, const DoubleDouble& y) {
+  DoubleDouble s = two_sum(x.hi, y.hi);
+  const DoubleDouble t = two_sum(x.lo, y.lo);
+  s.lo += t.hi;
+  s = quick_two_sum(s.hi, s.lo);
+  s.lo += t.lo;
+  return quick_two_sum(s.hi, s.lo);
+}
+inline DoubleDouble operator-(const DoubleDouble& x) { return {-x.hi, -x.lo}; }
+inline DoubleDouble operator-(const DoubleDouble& x, const DoubleDouble& y) { return x + (-y); }
+inline DoubleDouble operator*(const DoubleDouble& x, const DoubleDouble& y) {
+  DoubleDouble p = two_prod(x.hi, y.hi);
+  p.lo += x.hi * y.lo + x.lo * y.hi;
+  return quick_two_sum(p.hi, p.lo);
+}
+inline DoubleDouble operator/(const DoubleDouble& x, const DoubleDouble& y) {
+  const double q1 = x.hi / y.hi;
+  DoubleDouble r = x - y * DoubleDouble(q1);
+  const double q2 = r.hi / y.hi;
+  r = r - y * DoubleDouble(q2);
+  const double q3 = r.hi / y.hi;
+  return quick_two_sum(q1, q2) + DoubleDouble(q3);
+}
+inline DoubleDouble& operator-=(DoubleDouble& x, const DoubleDouble& y) { return x = x - y; }
+inline DoubleDouble& operator/=(DoubleDouble& x, const DoubleDouble& y) { return x = x / y; }
+
+template <class P>
+struct SolvePrecision {  // the ladder's view of P: mantissa bits and the ε of its bound
+  static constexpr int digits = std::numeric_limits<P>::digits;
+  static double epsilon() { return static_cast<double>(std::numeric_limits<P>::epsilon()); }
+};
+template <>
+struct SolvePrecision<DoubleDouble> {
+  static constexpr int digits = DoubleDouble::digits;
+  static double epsilon() { return std::ldexp(1.0, -104); }
+};
+
 // x rounded to P (P no wider than T): through long double, hi + lo, so that a float128 gets all
-// of its 113 bits from any T.
+// of its 113 bits from any T; a double-double is x's nearest double and the nearest double to
+// the rest, x - hi, exact in T.
 template <class P, class T>
 P narrow(const T& x) {
   if constexpr (std::is_same<P, T>::value) {
     return x;
+  } else if constexpr (std::is_same<P, DoubleDouble>::value) {
+    const double hi = static_cast<double>(x);
+    return DoubleDouble(hi, static_cast<double>(T(x - T(hi))));
   } else {
     const long double hi = static_cast<long double>(x);
     if constexpr (std::is_same<P, long double>::value) {
@@ -155,6 +226,16 @@ double inverse_lanczos(const SparseFactor<T>& f, int* steps) {
     }
     start[static_cast<size_t>(i) + 1] = static_cast<int>(col.size());
   }
+  if constexpr (std::is_same<P, DoubleDouble>::value) {  // within its range (see DoubleDouble)
+    auto outside = [](const DoubleDouble& v) {
+      const double a = std::abs(v.hi);
+      return !(a <= 0x1p990) || (a != 0 && a < 0x1p-960);
+    };
+    for (const DoubleDouble& v : val)
+      if (outside(v)) return std::numeric_limits<double>::quiet_NaN();
+    for (const DoubleDouble& v : d)
+      if (outside(v)) return std::numeric_limits<double>::quiet_NaN();
+  }
   std::vector<P> y(static_cast<size_t>(n));
   return lanczos_max(n, [&](const Eigen::VectorXd& x) {
     for (int i = 0; i < n; ++i) y[static_cast<size_t>(i)] = P(x(i));  // exact
@@ -178,7 +259,7 @@ double inverse_lanczos(const SparseFactor<T>& f, int* steps) {
 template <class P>
 bool accurate_enough(double inv_lmin, double lmax, Eigen::Index n) {
   const double kappa = lmax * inv_lmin;
-  const double eps = static_cast<double>(std::numeric_limits<P>::epsilon());
+  const double eps = SolvePrecision<P>::epsilon();
   return std::isfinite(kappa) && inv_lmin > 0 && 3.0 * static_cast<double>(n) * eps * kappa <= 1e-9;
 }
 
@@ -203,11 +284,11 @@ double condition_estimate(const MatX<T>& H, const SparseFactor<T>& f, ConditionI
     done = detail::accurate_enough<long double>(inv_lmin, lmax, n);
     digits = std::numeric_limits<long double>::digits;
   }
-  if constexpr (std::numeric_limits<T>::digits > std::numeric_limits<float128>::digits) {
+  if constexpr (std::numeric_limits<T>::digits > detail::DoubleDouble::digits) {
     if (!done) {
-      inv_lmin = detail::inverse_lanczos<float128, T>(f, &s2);
-      done = detail::accurate_enough<float128>(inv_lmin, lmax, n);
-      digits = std::numeric_limits<float128>::digits;
+      inv_lmin = detail::inverse_lanczos<detail::DoubleDouble, T>(f, &s2);
+      done = detail::accurate_enough<detail::DoubleDouble>(inv_lmin, lmax, n);
+      digits = detail::DoubleDouble::digits;
     }
   }
   if (!done) {

@@ -6,6 +6,7 @@
 #include "reference/build_model.hpp"
 #include "reference/condition.hpp"
 #include "reference/crba.hpp"
+#include "reference/crba_base.hpp"
 #include "reference/energy.hpp"
 #include "reference/integrate.hpp"
 #include "reference/jacobian.hpp"
@@ -21,6 +22,7 @@
   RBDREF_MODEL_INSTANTIATE(, T)            \
   RBDREF_RNEA_INSTANTIATE(, T)             \
   RBDREF_CRBA_INSTANTIATE(, T)             \
+  RBDREF_CRBA_BASE_INSTANTIATE(, T)        \
   RBDREF_LTDL_INSTANTIATE(, T)             \
   RBDREF_LTDL_ARTICULATED_INSTANTIATE(, T) \
   RBDREF_CONDITION_INSTANTIATE(, T)        \

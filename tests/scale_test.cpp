@@ -8,6 +8,7 @@
 #include "tests/test_util.hpp"
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,56 @@ TEST(LtdlArticulated, SingularHFailsAtTheSameDof) {
   EXPECT_EQ(std::isinf(condition_estimate<double>(crba<double>(m, q), f)), true);
 }
 
+// ---- crba_base (CRBA's pairs in base coordinates) against table 6.2 --------------------------------
+
+// The same H as crba() up to rounding: norm-wise within 4 n ε of max|H|, on the bundled models and
+// on deep random chains and trees (equal links), at double and at bin50. Measured worst: 0.07 n ε;
+// products about the world origin instead of the root body's gave 84 n ε on far_arm (mounted far
+// from the origin), which this bound rejects.
+template <class T>
+void expect_crba_base_equals_crba(const ModelDesc& d, std::uint64_t seed) {
+  const Model<T> m = build_model<T>(d);
+  if (m.nv == 0) return;
+  const VecX<T> q = exact_vec<T>(random_state(build_model<double>(d), seed).q);
+  const MatX<T> H = crba<T>(m, q), Hb = crba_base<T>(m, q);
+  const T scale = H.cwiseAbs().maxCoeff(), err = (Hb - H).cwiseAbs().maxCoeff();
+  const double rel = static_cast<double>(T(err / scale)), n_eps = m.nv * static_cast<double>(epsilon<T>());
+  EXPECT_LE(rel, 4 * n_eps) << d.name << ": nv " << m.nv << ", " << rel / n_eps << " n ε";
+  // Symmetric, and exactly zero off the branch pattern (i, j on different branches). On it, an entry
+  // that table 6.2 finds exactly zero (S_j orthogonal to F in body j's coordinates) is rounding
+  // noise in base coordinates: within the norm-wise bound above.
+  auto related = [&](int i, int j) {
+    for (int a = std::max(i, j); a >= 0; a = m.dof_parent[a])
+      if (a == std::min(i, j)) return true;
+    return false;
+  };
+  for (int i = 0; i < m.nv; ++i)
+    for (int j = 0; j < m.nv; ++j) {
+      ASSERT_EQ(Hb(i, j), Hb(j, i));
+      if (!related(i, j)) ASSERT_EQ(Hb(i, j), T(0)) << d.name << " (" << i << ", " << j << ")";
+    }
+}
+std::vector<ModelDesc> deep_trees() {
+  std::vector<ModelDesc> out;
+  for (const double branching : {1.0, 1.0, 1.3, 2.0}) {
+    TreeSpec spec;
+    spec.nb = 120;
+    spec.branching = branching;
+    spec.taper = 1.0;
+    spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Helical};
+    out.push_back(random_tree(spec, 20 + out.size()));
+  }
+  return out;
+}
+TEST(CrbaBase, EqualsTable62Double) {
+  for (const ModelDesc& d : bundled()) expect_crba_base_equals_crba<double>(d, 3);
+  for (const ModelDesc& d : deep_trees()) expect_crba_base_equals_crba<double>(d, 4);
+}
+TEST(CrbaBase, EqualsTable62Bin50) {
+  for (const ModelDesc& d : bundled()) expect_crba_base_equals_crba<bin50>(d, 3);
+  for (const ModelDesc& d : deep_trees()) expect_crba_base_equals_crba<bin50>(d, 4);
+}
+
 // ---- condition_estimate against the dense eigenvalues in T ---------------------------------------
 
 template <class T>
@@ -182,8 +233,8 @@ TEST(ConditionEstimate, MatchesDenseOnA150DofTree) {
 }
 
 // κ ~ 1e20 and ~1e30: a body of mass 1e-20 (1e-30) at the end of a chain. At bin50 the estimate
-// must still have its 6 digits: the solves run in float128 (3 n ε κ ≤ 1e-9) for the first and in
-// bin50 itself for the second; the dense eigenvalues in T are the reference.
+// must still have its 6 digits: the solves run in double-double (3 n ε κ ≤ 1e-9) for the first
+// and in bin50 itself for the second; the dense eigenvalues in T are the reference.
 void expect_near_singular_bin50(double mass, double min_kappa, int solve_bits) {
   TreeSpec spec;
   spec.nb = 8;
@@ -204,8 +255,68 @@ void expect_near_singular_bin50(double mass, double min_kappa, int solve_bits) {
   EXPECT_LE(std::abs(est - dense) / dense, 1e-6) << "dense " << dense << ", estimate " << est;
 }
 TEST(ConditionEstimate, NearSingularAtBin50) {
-  expect_near_singular_bin50(1e-20, 1e18, std::numeric_limits<float128>::digits);
+  expect_near_singular_bin50(1e-20, 1e18, detail::DoubleDouble::digits);
   expect_near_singular_bin50(1e-30, 1e28, std::numeric_limits<bin50>::digits);
+}
+
+// The double-double operations of the ladder against bin50 (exact for these operands: a
+// double-double has ≤ 2·53 bits over ≤ 2^60 of span): relative error ≤ 2^-104 (the ε the ladder
+// takes) for the sum, difference, product and quotient, over operands of every sign and of
+// exponents far apart (where the sum's rounding is hardest), and differences that cancel hi; and
+// narrowing a bin50 value to double-double loses at most 2^-106 of it.
+TEST(ConditionEstimate, DoubleDoubleOperationsAreWithinTheirEpsilon) {
+  using detail::DoubleDouble;
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> e(-40, 40);
+  auto draw = [&] {
+    const double hi = std::ldexp(u(g), e(g));
+    return DoubleDouble(hi, std::ldexp(hi, -53) * u(g));  // |lo| ≤ ulp(hi) / 2
+  };
+  auto exact = [](const DoubleDouble& x) { return bin50(x.hi) + bin50(x.lo); };
+  const bin50 eps = ldexp(bin50(1), -104);
+  double worst = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const DoubleDouble a = draw(), b = i % 5 == 0 ? DoubleDouble(a.hi, -a.lo * u(g)) : draw();
+    const bin50 x = exact(a), y = exact(b);
+    const std::pair<DoubleDouble, bin50> results[] = {{a + b, x + y}, {a - b, x - y}, {a * b, x * y}, {a / b, x / y}};
+    for (const auto& [got, want] : results) {
+      const bin50 err = abs(bin50(exact(got) - want)), scale = abs(want);
+      ASSERT_LE(err, eps * scale) << i << ": error " << to_decimal(err, 3) << " of " << to_decimal(want, 20);
+      if (scale > 0) worst = std::max(worst, static_cast<double>(err / scale));
+    }
+  }
+  EXPECT_LT(worst, std::ldexp(1.0, -104));
+  EXPECT_GT(worst, 0.0);  // the arithmetic is not bin50's in disguise
+  // A bin50 value narrowed to double-double (the factor's entries): within 2^-106 of it.
+  for (int i = 0; i < 2000; ++i) {
+    const bin50 x = ldexp(bin50(u(g)) + bin50(u(g)) * ldexp(bin50(1), -60) + bin50(u(g)) * ldexp(bin50(1), -120), e(g));
+    ASSERT_LE(abs(bin50(exact(detail::narrow<DoubleDouble, bin50>(x)) - x)), ldexp(abs(x), -106)) << to_decimal(x);
+  }
+}
+
+// On a 400-body chain (where long double is not enough: 3 n ε κ > 1e-9) the ladder takes the
+// double-double rung, and its λmin agrees with solves in bin50 itself to the estimate's digits.
+TEST(ConditionEstimate, DoubleDoubleRungAgreesWithSolvesInT) {
+  TreeSpec spec;
+  spec.nb = 400;
+  spec.branching = 1.0;
+  spec.taper = 1.0;  // equal links: κ ~ 10^8 (tapered ones reach 10^68, beyond double-double)
+  spec.joints = {JointType::Revolute};
+  const ModelDesc d = random_tree(spec, 11);
+  const Model<bin50> m = build_model<bin50>(d);
+  const VecX<bin50> q = exact_vec<bin50>(random_state(build_model<double>(d), 4).q);
+  const MatX<bin50> H = crba<bin50>(m, q);
+  const SparseFactor<bin50> f = ltdl<bin50>(H, m.dof_parent);
+  ConditionInfo info;
+  const double est = condition_estimate<bin50>(H, f, &info);
+  ASSERT_GT(3.0 * m.nv * static_cast<double>(std::numeric_limits<long double>::epsilon()) * est, 1e-9) << "κ " << est;
+  ASSERT_EQ(info.solve_bits, detail::DoubleDouble::digits) << "κ " << est;
+  int steps = 0;
+  const double inv_lmin_t = detail::inverse_lanczos<bin50, bin50>(f, &steps);
+  const double inv_lmin_dd = detail::inverse_lanczos<detail::DoubleDouble, bin50>(f, &steps);
+  EXPECT_LE(std::abs(info.lambda_min * inv_lmin_t - 1), 1e-9) << "λmin " << info.lambda_min << " vs " << 1 / inv_lmin_t;
+  EXPECT_LE(std::abs(inv_lmin_dd / inv_lmin_t - 1), 1e-9) << "λmin " << 1 / inv_lmin_dd << " vs " << 1 / inv_lmin_t;
 }
 
 // ---- the checks above their size switches --------------------------------------------------------
