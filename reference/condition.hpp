@@ -18,7 +18,7 @@
 //              λmin comes out with relative error ≲ n ε_P κ(H), plus the double rounding of the
 //              Lanczos arithmetic. Precision ladder (cost): P = long double (64 bits, hardware), then
 //              double-double (DoubleDouble below: ~106 bits from hardware doubles, ε taken as
-//              2^-104; a quarter of float128's software cost), then T itself, each only when T is
+//              2^-100; a quarter of float128's software cost), then T itself, each only when T is
 //              wider; the first P whose bound 3 n ε_P κ_P ≤ 1e-9 is accepted (κ_P its own result:
 //              a κ that P cannot resolve comes out large and moves up the ladder). With P = T, κ up
 //              to ~10^(digits(T) - 10) is resolved to ~6 significant digits (at bin50: 10^40; at
@@ -127,10 +127,14 @@ namespace detail {
 // Double-double arithmetic (Dekker 1971; Hida, Li & Bailey, "Algorithms for quad-double precision
 // floating point arithmetic", 2001): x = hi + lo with |lo| ≤ ulp(hi) / 2, from error-free
 // transformations of IEEE doubles (two_sum; two_prod by Dekker's split, no FMA needed). The
-// operations the solves need, each with relative error ≤ 4·2^-106 = 2^-104 (the ε the ladder
-// uses): the accurate sum, the product, and the quotient by three corrected quotients. Valid
-// while values stay within ~[2^-968, 2^996] (split overflows above; lo is subnormal below):
-// inverse_lanczos checks the factor's entries and the ladder moves on otherwise.
+// operations the solves need: the accurate sum, the product and the quotient by three corrected
+// quotients, each with relative error ≤ 16 u² = 2^-102 (u = 2^-53; Joldes, Muller & Popescu,
+// "Tight and rigorous error bounds for basic building blocks of double-word arithmetic", ACM
+// TOMS 44(2), 2017: 3u² for this sum, ≤ 7u² for this product, ≤ 15u² for the simplest division;
+// measured here: ≤ 4.1u², ConditionEstimate.DoubleDoubleOperationsAreWithinTheirEpsilon). The
+// ladder takes ε = 2^-100, four times that. Valid while values stay within ~[2^-968, 2^996]
+// (split overflows above; lo is subnormal below): inverse_lanczos checks the factor's entries
+// and the ladder moves on otherwise.
 struct DoubleDouble {
   static constexpr int digits = 106;  // mantissa bits, as numeric_limits<T>::digits
   double hi = 0, lo = 0;
@@ -187,7 +191,7 @@ struct SolvePrecision {  // the ladder's view of P: mantissa bits and the ε of 
 template <>
 struct SolvePrecision<DoubleDouble> {
   static constexpr int digits = DoubleDouble::digits;
-  static double epsilon() { return std::ldexp(1.0, -104); }
+  static double epsilon() { return std::ldexp(1.0, -100); }
 };
 
 // x rounded to P (P no wider than T): through long double, hi + lo, so that a float128 gets all

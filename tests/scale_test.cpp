@@ -232,7 +232,7 @@ TEST(ConditionEstimate, MatchesDenseOnA150DofTree) {
   expect_condition_matches<double>(d, 2, 1e-6);
 }
 
-// κ ~ 1e20 and ~1e30: a body of mass 1e-20 (1e-30) at the end of a chain. At bin50 the estimate
+// κ ~ 1e18 and ~1e30: a body of mass 1e-18 (1e-30) at the end of a chain. At bin50 the estimate
 // must still have its 6 digits: the solves run in double-double (3 n ε κ ≤ 1e-9) for the first
 // and in bin50 itself for the second; the dense eigenvalues in T are the reference.
 void expect_near_singular_bin50(double mass, double min_kappa, int solve_bits) {
@@ -255,13 +255,14 @@ void expect_near_singular_bin50(double mass, double min_kappa, int solve_bits) {
   EXPECT_LE(std::abs(est - dense) / dense, 1e-6) << "dense " << dense << ", estimate " << est;
 }
 TEST(ConditionEstimate, NearSingularAtBin50) {
-  expect_near_singular_bin50(1e-20, 1e18, detail::DoubleDouble::digits);
+  expect_near_singular_bin50(1e-18, 1e16, detail::DoubleDouble::digits);
   expect_near_singular_bin50(1e-30, 1e28, std::numeric_limits<bin50>::digits);
 }
 
 // The double-double operations of the ladder against bin50 (exact for these operands: a
-// double-double has ≤ 2·53 bits over ≤ 2^60 of span): relative error ≤ 2^-104 (the ε the ladder
-// takes) for the sum, difference, product and quotient, over operands of every sign and of
+// double-double has ≤ 2·53 bits over ≤ 2^60 of span): relative error ≤ 16 u² = 2^-102 (the
+// published bounds, condition.hpp; the ladder's ε is 2^-100) for the sum, difference, product and
+// quotient, over operands of every sign and of
 // exponents far apart (where the sum's rounding is hardest), and differences that cancel hi; and
 // narrowing a bin50 value to double-double loses at most 2^-106 of it.
 TEST(ConditionEstimate, DoubleDoubleOperationsAreWithinTheirEpsilon) {
@@ -274,7 +275,7 @@ TEST(ConditionEstimate, DoubleDoubleOperationsAreWithinTheirEpsilon) {
     return DoubleDouble(hi, std::ldexp(hi, -53) * u(g));  // |lo| ≤ ulp(hi) / 2
   };
   auto exact = [](const DoubleDouble& x) { return bin50(x.hi) + bin50(x.lo); };
-  const bin50 eps = ldexp(bin50(1), -104);
+  const bin50 eps = ldexp(bin50(1), -102);
   double worst = 0;
   for (int i = 0; i < 20000; ++i) {
     const DoubleDouble a = draw(), b = i % 5 == 0 ? DoubleDouble(a.hi, -a.lo * u(g)) : draw();
@@ -286,7 +287,7 @@ TEST(ConditionEstimate, DoubleDoubleOperationsAreWithinTheirEpsilon) {
       if (scale > 0) worst = std::max(worst, static_cast<double>(err / scale));
     }
   }
-  EXPECT_LT(worst, std::ldexp(1.0, -104));
+  EXPECT_LT(worst, std::ldexp(1.0, -102));
   EXPECT_GT(worst, 0.0);  // the arithmetic is not bin50's in disguise
   // A bin50 value narrowed to double-double (the factor's entries): within 2^-106 of it.
   for (int i = 0; i < 2000; ++i) {
