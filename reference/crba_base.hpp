@@ -59,11 +59,7 @@ MatX<T> crba_base(const Model<T>& model, const VecX<T>& q) {
     for (int j = p; j >= 0; j = model.parent[j]) {
       const int vj = model.iv[j], nj = model.nvi[j];
       for (int r = 0; r < ni; ++r)
-        for (int c = 0; c < nj; ++c) {
-          T h = S0[j](0, c) * F0(0, r);
-          for (int e = 1; e < 6; ++e) h += S0[j](e, c) * F0(e, r);
-          H(vj + c, vi + r) = H(vi + r, vj + c) = h;
-        }
+        for (int c = 0; c < nj; ++c) H(vj + c, vi + r) = H(vi + r, vj + c) = S0[j].col(c).dot(F0.col(r));
     }
   }
   return H;

@@ -107,12 +107,8 @@ SparseFactor<T> ltdl_articulated(const Model<T>& model, const VecX<T>& q) {
     // body, against the motion subspaces in base coordinates, one dot product per DoF pair.
     const Mat6K<T> G0 = apply_transpose<T>(k.X0[b], G);
     for (int j = model.parent[b]; j >= 0; j = model.parent[j])
-      for (int r = 0; r < nb; ++r)
-        for (int c = 0; c < model.nvi[j]; ++c) {  // (G0ᵀ S0_j)(r, c), written out: no temporary per pair
-          T l = G0(0, r) * S0[j](0, c);
-          for (int e = 1; e < 6; ++e) l += G0(e, r) * S0[j](e, c);
-          f.LD(vb + r, model.iv[j] + c) = l;
-        }
+      for (int r = 0; r < nb; ++r)  // (G0ᵀ S0_j)(r, c) column by column: no temporary matrix per pair
+        for (int c = 0; c < model.nvi[j]; ++c) f.LD(vb + r, model.iv[j] + c) = G0.col(r).dot(S0[j].col(c));
     if (p >= 0) IA[p] += transform_inertia_to_parent<T>(k.Xup[b], Mat6<T>(IA[b] - W * G.transpose()));
   }
   if (!have_pivot) f.min_pivot = T(0);
