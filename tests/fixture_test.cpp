@@ -564,6 +564,20 @@ TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
   EXPECT_EQ(fixture_text(fixture_to_json(read_fixture_file(path("p.json.gz")))), text);
 }
 
+// Without --out the fixture is written gzip-compressed beside the caller, named after the model
+// file (issue 12: ~23 KB per 36-DoF sample by default); it is the document --out F.json holds.
+TEST_F(FixtureCli, FixtureCommandWritesGzipNamedAfterTheModelByDefault) {
+  const std::string cmd = "cd " + path("") + " && " + std::string(RBDREF_CLI) + " fixture " + kData +
+                          "/models/panda.urdf --samples 2 --seed 5 --threads 1 >out.txt 2>err.txt";
+  const int st = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << read_text_file(path("err.txt"));
+  ASSERT_TRUE(fs::exists(path("panda.fixture.json.gz")));
+  EXPECT_NE(read_text_file(path("err.txt")).find("wrote panda.fixture.json.gz"), std::string::npos) << read_text_file(path("err.txt"));
+  EXPECT_TRUE(is_gzip(read_text_file(path("panda.fixture.json.gz"))));
+  EXPECT_EQ(fixture_text(fixture_to_json(read_fixture_file(path("panda.fixture.json.gz")))),
+            fixture_text(fixture_to_json(make_fixture(load_model(kData + "/models/panda.urdf"), 2, 5, *Precision::parse("bin50")))));
+}
+
 #ifdef RBDREF_HAVE_BULLET
 // The audit's diagnosis of an engine that declares its contact model but does not reach it:
 // Bullet's 10 Gauss-Seidel sweeps on the box's four corners (sample s003) are its numbers, and the
