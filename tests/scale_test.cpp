@@ -207,10 +207,13 @@ void expect_condition_matches(const ModelDesc& d, std::uint64_t seed, double rel
   const VecX<T> q = exact_vec<T>(random_state(build_model<double>(d), seed).q);
   const MatX<T> H = crba<T>(m, q);
   const double dense = static_cast<double>(condition_number<T>(H));
-  const double est = condition_estimate<T>(H, ltdl<T>(H, m.dof_parent));
+  ConditionInfo info;
+  const double est = condition_estimate<T>(H, ltdl<T>(H, m.dof_parent), &info);
   // At double the dense value itself is only good to ~nε κ.
   const double allow = rel + 100.0 * m.nv * static_cast<double>(epsilon<T>()) * dense;
   EXPECT_LE(std::abs(est - dense) / dense, allow) << d.name << ": nv " << m.nv << ", dense " << dense << ", estimate " << est;
+  // The ladder's skip rests on λmin(H) ≤ min_i D_i (a pivot is a Schur complement: condition.hpp).
+  EXPECT_LE(info.lambda_min, info.min_pivot * (1 + allow)) << d.name << ": λmin " << info.lambda_min << ", min D " << info.min_pivot;
 }
 
 TEST(ConditionEstimate, MatchesDenseEigenvaluesDouble) {
@@ -313,6 +316,9 @@ TEST(ConditionEstimate, DoubleDoubleRungAgreesWithSolvesInT) {
   const double est = condition_estimate<bin50>(H, f, &info);
   ASSERT_GT(3.0 * m.nv * static_cast<double>(std::numeric_limits<long double>::epsilon()) * est, 1e-9) << "κ " << est;
   ASSERT_EQ(info.solve_bits, detail::DoubleDouble::digits) << "κ " << est;
+  // λmax / min D already fails long double's bound here: its solves are not run at all.
+  ASSERT_GT(3.0 * m.nv * static_cast<double>(std::numeric_limits<long double>::epsilon()) * info.lambda_max / info.min_pivot, 1e-9);
+  EXPECT_EQ(info.rungs_run, 1);
   int steps = 0;
   const double inv_lmin_t = detail::inverse_lanczos<bin50, bin50>(f, &steps);
   const double inv_lmin_dd = detail::inverse_lanczos<detail::DoubleDouble, bin50>(f, &steps);
@@ -451,6 +457,66 @@ TEST(RawTreeMatrix, ReadsBackTheFullMatricesAndRefusesWhatIsNotTreeSparse) {
       }
   }
   EXPECT_GT(refused_off_pattern, 10);  // branched trees among the models
+}
+
+// certify() reads a tree-layout H or L (RawTreeMatrixOf on both sides, same pattern) by its stored
+// entries only (certify/evaluate.cpp, certify_tree_raw). Its digits must be those of the entry-by-
+// entry route over all n² entries: the same quantities with one side wrapped so that it is read
+// only through at(k) are certified again and every digit compared, on random trees and chains and
+// the bundled models, at bin50 against bin100.
+template <class T>
+class EveryEntry final : public detail::TypedRaw<T> {  // at(k) only: certify()'s generic route
+ public:
+  explicit EveryEntry(std::shared_ptr<const RawValues> r) : r_(std::move(r)), t_(dynamic_cast<const detail::TypedRaw<T>*>(r_.get())) {}
+  size_t size() const override { return t_->size(); }
+  T at(size_t k) const override { return t_->at(k); }
+
+ private:
+  std::shared_ptr<const RawValues> r_;
+  const detail::TypedRaw<T>* t_;
+};
+
+TEST(RawTreeMatrix, CertifiedDigitsFromStoredEntriesEqualThoseOfEveryEntry) {
+  std::vector<ModelDesc> models = random_trees(24, 30);
+  for (const ModelDesc& d : bundled()) models.push_back(d);
+  TreeSpec chain;
+  chain.nb = 60;
+  chain.branching = 1.0;
+  models.push_back(random_tree(chain, 77));
+  const Precision lo_p = *Precision::parse("bin50"), hi_p = lo_p.check();
+  int tree_matrices = 0, below_cap = 0;
+  for (const ModelDesc& d : models) {
+    const Model<double> m = build_model<double>(d);
+    const RandomState rs = random_state(m, 11, 1.0);
+    auto nums = [](const std::vector<double>& v) {
+      std::vector<Num> out;
+      for (double x : v) out.push_back(Num::exact(x));
+      return out;
+    };
+    const StateDesc st{nums(rs.q), nums(rs.qd), nums(rs.qdd), nums(rs.tau), {}, {}, {}};
+    Evaluation fast = evaluate(lo_p, d, st, {}, false, EvaluationText::Deferred);
+    const Evaluation hi = evaluate(hi_p, d, st, {}, false, EvaluationText::RawOnly);
+    Evaluation slow = fast;
+    for (Quantity& q : slow.quantities)
+      if (std::dynamic_pointer_cast<const detail::RawTreeMatrixOf<bin50>>(q.raw)) {
+        q.raw = std::make_shared<EveryEntry<bin50>>(q.raw);
+        ++tree_matrices;
+      }
+    certify(fast, hi);
+    certify(slow, hi);
+    ASSERT_EQ(fast.quantities.size(), slow.quantities.size());
+    for (size_t k = 0; k < fast.quantities.size(); ++k) {
+      const Quantity &a = fast.quantities[k], &b = slow.quantities[k];
+      EXPECT_EQ(a.normwise_digits, b.normwise_digits) << d.name << " " << a.name;
+      ASSERT_EQ(a.digits.size(), b.digits.size()) << d.name << " " << a.name;
+      for (size_t e = 0; e < a.digits.size(); ++e) {
+        ASSERT_EQ(a.digits[e], b.digits[e]) << d.name << " " << a.name << " entry " << e;
+        below_cap += a.digits[e] < lo_p.digits();
+      }
+    }
+  }
+  EXPECT_GT(tree_matrices, 2 * static_cast<int>(models.size()) - 4);  // H and L of (nearly) every model
+  EXPECT_GT(below_cap, 100);  // digits below the cap: the comparison is not of capped constants
 }
 
 }  // namespace
