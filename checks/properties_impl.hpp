@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <future>
+#include <type_traits>
 
 namespace rbd {
 
@@ -518,10 +520,28 @@ TreeTerms<T> tree_terms(const Model<T>& model, const VecX<T>& q, const VecX<T>& 
   // factor, and CRBA with its pairs in base coordinates (crba_base.hpp: O(n d) dot products
   // instead of spatial transforms).
   t.table63 = ltdl_updates(model.dof_parent) <= kFactorBudget;
-  t.H = t.table63 ? crba<T>(model, q) : crba_base<T>(model, q);
-  t.C = bias<T>(model, q, qd);
-  t.fd = aba<T>(model, q, qd, tau);
-  t.f = t.table63 ? ltdl<T>(t.H, model.dof_parent) : ltdl_articulated<T>(model, q);
+  if (t.table63) {
+    t.H = crba<T>(model, q);
+    t.C = bias<T>(model, q, qd);
+    t.fd = aba<T>(model, q, qd, tau);
+    t.f = ltdl<T>(t.H, model.dof_parent);
+  } else {
+    // Deep trees: the factor does not need H, so it is made on a second thread while H, C and
+    // ABA are made on this one (each O(n d) multiprecision work on a 2000-DoF chain). Not for the
+    // run-time MPFR type, whose default precision is not shared with a new thread.
+    std::future<SparseFactor<T>> factor;
+    if constexpr (!std::is_same<T, mpfr>::value)
+      factor = std::async(std::launch::async, [&model, &q] { return ltdl_articulated<T>(model, q); });
+    try {
+      t.H = crba_base<T>(model, q);
+      t.C = bias<T>(model, q, qd);
+      t.fd = aba<T>(model, q, qd, tau);
+    } catch (...) {
+      if (factor.valid()) factor.wait();  // it reads model and q
+      throw;
+    }
+    t.f = factor.valid() ? factor.get() : ltdl_articulated<T>(model, q);
+  }
   if (with_kappa) t.kappa = condition_estimate<T>(t.H, t.f);
   return t;
 }
