@@ -100,6 +100,13 @@ class RawTreeMatrixOf final : public TypedRaw<T> {
     m->depth_.resize(n);
     m->off_.resize(n + 1);
     std::vector<char> listed(unit_lower ? 0 : n * n, 0);
+    size_t count = 0;  // stored entries: Σ depth (+ the diagonal for H), reserved at once
+    for (size_t i = 0; i < n; ++i) {
+      count += unit_lower ? 0 : 1;
+      for (int j = lambda[i]; j >= 0; j = lambda[static_cast<size_t>(j)]) ++count;
+    }
+    m->anc_.reserve(count);
+    m->v_.reserve(count);
     for (size_t i = 0; i < n; ++i) {
       m->off_[i] = m->anc_.size();
       if (!unit_lower) {
