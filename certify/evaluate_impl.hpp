@@ -144,7 +144,8 @@ class RawTreeMatrixOf final : public TypedRaw<T> {
     return anc_[pos] == static_cast<int>(j) ? v_[pos] : T(0);
   }
   // The stored entries, for certify(), which compares them without reading the n² of at():
-  // for_each_stored(f) calls f(i, j, v) for each, row i's diagonal first (H), then its ancestors j.
+  // for_each_stored(f) calls f(i, j, pos) for each (stored(pos) = A(i, j)), row i's diagonal first
+  // (H), then its ancestors j nearest first.
   bool unit_lower() const { return unit_; }
   size_t n() const { return n_; }
   template <class U>
