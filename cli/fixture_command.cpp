@@ -36,6 +36,9 @@ std::string default_fixture_name(const std::string& model) {
   return stem + ".fixture.json.gz";
 }
 
+// Whether a fixture file name asks for gzip (every reader of fixtures reads both).
+bool gzip_name(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
+
 int run_fixture(const FixtureOptions& o) {
   const std::optional<Precision> p = Precision::parse(o.precision);
   if (!p)
@@ -59,9 +62,9 @@ int run_fixture(const FixtureOptions& o) {
   print_model_warnings("fixture", lm);
   // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
   // gzip-compressed (every reader of fixtures reads both).
-  const bool gz = out_path.size() > 3 && out_path.compare(out_path.size() - 3, 3, ".gz") == 0;
   int worst = 0;
-  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out); }, gz);
+  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out); },
+                    gzip_name(out_path));
   std::cerr << "rbdref fixture: " << lm.desc.name << ", " << samples << " samples at " << p->name()
             << " (certified against " << p->check().name() << "), smallest norm-wise certified digits " << worst
             << "\n  wrote " << out_path << "\n";
@@ -76,8 +79,7 @@ int run_upgrade(const std::string& in, const std::string& out) {
   const json doc = read_json_file(in);
   const Fixture f = read_fixture(doc, in);
   const std::string text = fixture_text(fixture_to_json(f));
-  const bool gz = out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0;
-  write_file_atomic(out, gz ? gzip_compress(text) : text);
+  write_file_atomic(out, gzip_name(out) ? gzip_compress(text) : text);
   std::cerr << "rbdref upgrade: " << in << " (version " << doc.value("version", 0) << ", " << f.samples.size()
             << " samples) → " << out << " (version 4)\n";
   return 0;

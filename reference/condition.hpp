@@ -53,7 +53,6 @@
 
 #include <Eigen/Eigenvalues>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -312,8 +311,8 @@ double condition_estimate(const MatX<T>& H, const SparseFactor<T>& f, ConditionI
     for (Eigen::Index i = j; i < n; ++i) Hd(i, j) = Hd(j, i) = 0.5 * (static_cast<double>(H(i, j)) + static_cast<double>(H(j, i)));
   int s1 = 0, s2 = 0, digits = std::numeric_limits<T>::digits;
   const double lmax = detail::lanczos_max(n, [&](const Eigen::VectorXd& x) { return Eigen::VectorXd(Hd * x); }, &s1);
-  double inv_lmin = -1, min_d = std::numeric_limits<double>::infinity();
-  for (Eigen::Index i = 0; i < n; ++i) min_d = std::min(min_d, static_cast<double>(f.LD(i, i)));
+  double inv_lmin = -1;
+  const double min_d = static_cast<double>(f.min_pivot);  // min_i D_i, kept by ltdl and ltdl_articulated
   bool done = false;
   int runs = 0;
   // Each run after the first starts from the Ritz vector of the run before (lanczos_max's warm
