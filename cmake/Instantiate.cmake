@@ -1,12 +1,13 @@
-# Explicit instantiation units, one per scalar.
+# Explicit instantiation units, one per scalar (two for the reference library).
 #
 # The templated library (reference/, checks/, the evaluation in certify/) is instantiated explicitly
 # for every scalar of RBDREF_FOR_EACH_SCALAR (reference/scalar.hpp); the headers declare those
 # instantiations extern, so no other unit compiles them. One unit per (library, scalar), generated
 # here from a header and a macro, so that a library's scalars compile in parallel and no unit holds
-# every scalar. (Splitting further, per group of algorithms, was measured and rejected: the groups
-# share most of their Eigen and Boost instantiations, which every unit then compiles again, and the
-# double's reference units took twice as long in all: docs/benchmarks.md, "Build".)
+# every scalar. The reference library has two units per scalar, its tree algorithms and its closed
+# loops with contact (reference/instantiate.hpp: +16 % of compile time in all, every unit within
+# 60 s); three, one per group, cost twice the one, as the groups share most of their Eigen and
+# Boost instantiations, which every unit then compiles again (docs/benchmarks.md, "Build").
 #
 # rbdref_instantiation_units(OUT NAME HEADER MACRO) writes, for each scalar, the unit
 # ${CMAKE_BINARY_DIR}/instantiate/<NAME>_<scalar>.cpp:
