@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -150,8 +151,11 @@ void expect_warnings(const std::vector<std::string>& got, const std::vector<Warn
 class Corpus : public ::testing::TestWithParam<size_t> {
  protected:
   void SetUp() override {
-    base_ = fs::temp_directory_path() /
-            ("rbdref_corpus_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    // A parameterized test's name is "LoadsOrIsRefusedAsStated/<entry>": the '/' would make base_ a
+    // folder inside another, which TearDown's remove_all would leave behind, empty.
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    base_ = fs::temp_directory_path() / ("rbdref_corpus_" + std::to_string(::getpid()) + "_" + name);
     fs::remove_all(base_);
     fs::create_directories(base_ / "capture");
   }

@@ -6,14 +6,29 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <system_error>
 
 namespace rbd::test {
 namespace {
 
 namespace fs = std::filesystem;
 
+// The files of this process's tests, in one folder removed when the test program exits.
+const fs::path& temp_folder() {
+  struct Folder {
+    fs::path path = fs::temp_directory_path() / ("rbdref_inertia_" + std::to_string(::getpid()));
+    ~Folder() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
+}
+
 std::string write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("rbdref_inertia_" + std::to_string(::getpid()));
+  const fs::path& dir = temp_folder();
   fs::create_directories(dir);
   const fs::path p = dir / name;
   std::ofstream(p) << text;
