@@ -131,7 +131,10 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
   for (int i = 0; i < nc; ++i) W.col(i) = solve_Lt<T>(f, VecX<T>(r.T_rigid.col(i)));
   const VecX<T> D = f.D();
   MatX<T> WD = W;
-  for (Eigen::Index k = 0; k < WD.rows(); ++k) WD.row(k) /= D(k);
+  // (No row views of an nv x 0 W when every contact is soft: a block of an empty matrix offsets
+  // its null data pointer, which is undefined; clang's UBSan reports it.)
+  if (nc > 0)
+    for (Eigen::Index k = 0; k < WD.rows(); ++k) WD.row(k) /= D(k);
   r.M = W.transpose() * WD;
   for (int i = 0; i < nc; ++i)
     for (int j = 0; j < i; ++j) r.M(j, i) = r.M(i, j);  // the same sums in either order; exact symmetry
