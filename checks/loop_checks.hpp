@@ -41,7 +41,7 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
 // (each row of δ on its own, δ̇₀ = K q̇₀). A short simulation checks it: from q₀ = q ⊕ p w (w a
 // fixed unit direction of v, p = `perturbation`: δ₀ = O(p), consistent to first order even for
 // redundant loops) and q̇₀ = qd, 3 T_stab of forward dynamics (KKT method, K q̈ = k + k_stab) by
-// RK4 with h = T_stab / 40, positions through the exact joint flow q ⊕ t q̇ (integrate.hpp).
+// RK4 with h = T_stab / 20, positions through the exact joint flow q ⊕ t q̇ (integrate.hpp).
 // residual = max over t = T_stab, 2 T_stab, 3 T_stab of max|δ(t) - δ_pred(t)| / (max|δ₀| + T_stab max|δ̇₀|),
 // tolerance 1e-3 + motion, motion = max|q̇₀| 3T_stab + max|q̈₀| (3T_stab)². The design equation
 // is exact only to first order: δ̇ = K q̇ and δ̈ = K q̈ - k hold up to O(|δ|) (relative O(p) =
