@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Fuzzing (docs/fuzzing.md): installs what the build needs (scripts/setup.sh), builds the libFuzzer
-# targets of fuzz/ with clang++, ASan and UBSan in build-fuzz/, and runs each for SECONDS (default
-# 60) from its committed seeds (fuzz/corpus/<target>/) and reproducers (fuzz/regressions/<target>/).
+# targets of fuzz/ with clang++, ASan and UBSan in build-asan/ (configured exactly as
+# `scripts/test.sh --sanitize` configures it, so the two share one build), and runs each for
+# SECONDS (default 60) from its committed seeds (fuzz/corpus/<target>/) and reproducers
+# (fuzz/regressions/<target>/).
 # Fails on any finding: an exception other than rbd::InputError, a crash, a sanitizer report, an
 # input that takes more than 10 s (a hang), a leak, or more than 4 GB of memory.
 #
 #   bash scripts/fuzz.sh [SECONDS]
 #
-# Inputs that reach new code are kept in build-fuzz/corpus/<target>/ (not committed; later runs
-# start from them too); a finding's input is written to build-fuzz/artifacts/<target>/ and its log
-# to build-fuzz/fuzz_<target>.log. FUZZ_TARGETS="urdf state" runs a subset; FUZZ_ARGS adds libFuzzer
+# Inputs that reach new code are kept in build-asan/corpus/<target>/ (not committed; later runs
+# start from them too); a finding's input is written to build-asan/artifacts/<target>/ and its log
+# to build-asan/fuzz_<target>.log. FUZZ_TARGETS="urdf state" runs a subset; FUZZ_ARGS adds libFuzzer
 # options (FUZZ_ARGS=-runs=1000000 stops each target after a million inputs instead).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +20,9 @@ case "$SECONDS_EACH" in
   ''|*[!0-9]*) echo "usage: bash scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;;
 esac
 bash scripts/setup.sh
-BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
-cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=OFF \
-  -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=ON >/dev/null
+BUILD=${FUZZ_BUILD_DIR:-build-asan}
+cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON \
+  -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=ON -DRBDREF_BUILD_FUZZ=ON >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target fuzzers
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
