@@ -6,6 +6,7 @@
 #include "io/io_util.hpp"
 #include "io/model_io.hpp"
 #include "io/state_io.hpp"
+#include "reference/mpfr_block_cache.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -26,6 +27,7 @@ auto timed(const char* what, F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rbd::install_mpfr_block_cache();  // as the command line does
   if (argc < 3) {
     std::fprintf(stderr, "usage: rbdref_scale MODEL STATE [--no-table63] [--no-checks]\n");
     return 2;
