@@ -740,24 +740,25 @@ void print_summary(const Collector& c) {
 }  // namespace rbd
 
 int main(int argc, char** argv) {
-  // MPFR's blocks from the cache the command line uses (reference/mpfr_block_cache.hpp), unless
-  // --no-mpfr-block-cache (GMP's default malloc and free), to measure what it changes.
-  bool cache = true;
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--no-mpfr-block-cache") cache = false;
-  if (cache) rbd::install_mpfr_block_cache();
-  // MPFR at 50 digits for the whole run: every mpfr model, state and temporary is made under it.
-  const rbd::ScopedMpfrDigits mpfr_digits(rbd::kMpfrDigits);
-
-  // Defaults first, so that the same flags given on the command line override them.
+  // Defaults first, so that the same flags given on the command line override them. Our own flag,
+  // --no-mpfr-block-cache, is taken out: MPFR's blocks then come from GMP's default malloc and
+  // free instead of the cache the command line uses (reference/mpfr_block_cache.hpp), to measure
+  // what the cache changes.
   std::vector<char*> args;
   args.push_back(argv[0]);
   static char reps[] = "--benchmark_repetitions=3";
   static char min_time[] = "--benchmark_min_time=0.2";
   args.push_back(reps);
   args.push_back(min_time);
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) != "--no-mpfr-block-cache") args.push_back(argv[i]);
+  bool cache = true;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--no-mpfr-block-cache") cache = false;
+    else args.push_back(argv[i]);
+  }
+  if (cache) rbd::install_mpfr_block_cache();
+  // MPFR at 50 digits for the whole run: every mpfr model, state and temporary is made under it.
+  const rbd::ScopedMpfrDigits mpfr_digits(rbd::kMpfrDigits);
+
   int n = static_cast<int>(args.size());
   args.push_back(nullptr);
 

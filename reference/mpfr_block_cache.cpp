@@ -104,13 +104,10 @@ void* cache_realloc(void* p, std::size_t old_n, std::size_t new_n) {
 
 void install_mpfr_block_cache() { mp_set_memory_functions(cache_alloc, cache_realloc, cache_free); }
 
-MpfrBlockCacheStats mpfr_block_cache_stats() {
-  MpfrBlockCacheStats s;
-  for (std::size_t c = 0; c < kClasses; ++c) {
-    s.blocks += t_lists.count[c];
-    s.bytes += t_lists.count[c] * 8 * (c + 1);
-  }
-  return s;
+std::size_t mpfr_block_cache_blocks() {
+  std::size_t blocks = 0;
+  for (std::size_t c = 0; c < kClasses; ++c) blocks += t_lists.count[c];
+  return blocks;
 }
 
 }  // namespace rbd

@@ -33,10 +33,7 @@ inline constexpr std::size_t kMaxCachedPerSize = 4096;
 
 void install_mpfr_block_cache();
 
-// What the calling thread's cache holds now: blocks and bytes (for tests).
-struct MpfrBlockCacheStats {
-  std::size_t blocks = 0, bytes = 0;
-};
-MpfrBlockCacheStats mpfr_block_cache_stats();
+// The number of blocks the calling thread's cache holds now (for tests).
+std::size_t mpfr_block_cache_blocks();
 
 }  // namespace rbd
