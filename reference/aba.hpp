@@ -21,7 +21,10 @@
 // product of the 10 parameters; a 1-DoF joint's D_i is a scalar (divisions by D_i, no LDLᵀ
 // factor; the positivity check is D_i > 0), and D_i⁻¹ is kept for pass 3;
 // IA S, Sᵀ p and S qdd are column and entry reads when S is made of unit coordinate columns
-// (kinematics.hpp); the kinematics skip X0.
+// (kinematics.hpp); the kinematics skip X0. For the scalars that are not built-in the per-body
+// products (Xup a, Xupᵀ f, v ×* I v, Xup_iᵀ Ia Xup_i) are computed in place into values made once
+// per call (spatial.hpp, kInPlace): the same operations in the same order, equal bit for bit,
+// with no temporary value per operation (at MPFR's run-time precision, a heap block each).
 #pragma once
 
 #include "reference/kinematics.hpp"
@@ -55,6 +58,11 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
   std::vector<Mat6K<T>> U(NB);
   std::vector<MatK<T>> Dinv(NB);  // D_i⁻¹ (nvi x nvi; D_i SPD when H is)
   std::vector<VecK<T>> u(NB);
+  MatK<T> D;       // D_i = S_iᵀ U_i
+  MatK<T> DinvUt;  // D_i⁻¹ U_iᵀ (nvi x 6)
+  Mat6<T> Ia, XIX;  // Ia, and Xup_iᵀ Ia Xup_i
+  Force<T> pa, fp;  // pa, and Xup_iᵀ pa
+  T s1, s2, s3;     // scratch of the in-place products
   for (int i = NB - 1; i >= 0; --i) {
     const int ni = model.nvi[i], vi = model.iv[i];
     U[i].resize(6, ni);
@@ -63,16 +71,19 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
       U[i].col(c) = I_times_S_col<T>(IA[i], k, i, c);
       u[i](c) = tau(vi + c) - S_col_dot<T>(k, i, c, pA[i].c);
     }
-    MatK<T> D(ni, ni);
+    D.resize(ni, ni);
     for (int rr = 0; rr < ni; ++rr)
       for (int c = 0; c < ni; ++c) D(rr, c) = S_col_dot<T>(k, i, rr, U[i].col(c));
     bool pd = true;
-    MatK<T> DinvUt;  // D_i⁻¹ U_iᵀ (nvi x 6)
     if (ni == 1) {
       // By division, as the table's D⁻¹: then U(k)/D = 1 exactly where S = e_k, so Ia S = 0
       // exactly and a subtree that is singular in exact arithmetic stays singular at its root.
       pd = D(0, 0) > T(0);
-      if (pd) Dinv[i] = MatK<T>::Constant(1, 1, T(1) / D(0, 0)), DinvUt = U[i].transpose() / D(0, 0);
+      if (pd) {
+        Dinv[i].resize(1, 1);
+        Dinv[i](0, 0) = T(1) / D(0, 0);
+        DinvUt = U[i].transpose() / D(0, 0);
+      }
     } else if (ni > 1) {
       const Eigen::LDLT<MatK<T>> ldlt(D);
       pd = ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > T(0);
@@ -89,13 +100,20 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
     }
     const int p = model.parent[i];
     if (p >= 0) {
-      Mat6<T> Ia = IA[i];
-      Ia.noalias() -= U[i] * DinvUt;
-      Force<T> pa = pA[i];
-      pa.c.noalias() += Ia * k.c[i].c;
+      Ia = IA[i];
+      pa = pA[i];
+      if constexpr (kInPlace<T>) {  // the same sums in Eigen's order (spatial.hpp, inplace)
+        inplace::sub_product_6k_k6<T>(Ia, s1, s2, U[i], DinvUt);
+        inplace::add_mat6_vec<T>(pa.c, s1, s2, s3, Ia, k.c[i].c);
+      } else {
+        Ia.noalias() -= U[i] * DinvUt;
+        pa.c.noalias() += Ia * k.c[i].c;
+      }
       pa.c.noalias() += DinvUt.transpose() * u[i];
-      IA[p] += transform_articulated_inertia_to_parent<T>(k.Xup[i], Ia);
-      pA[p] += k.Xup[i].apply_transpose(pa);
+      transform_articulated_inertia_to_parent_into<T>(k.Xup[i], Ia, XIX);
+      IA[p] += XIX;
+      k.Xup[i].transpose_into(pa.c, fp.c);
+      pA[p] += fp;
     }
   }
   r.qdd.resize(model.nv);
@@ -103,7 +121,7 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
   const Motion<T> a0 = -model.a_grav();
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
-    a[i] = k.Xup[i].apply(p < 0 ? a0 : a[p]);
+    k.Xup[i].apply_into(p < 0 ? a0 : a[p], a[i]);
     a[i] += k.c[i];
     VecK<T> ui = u[i];
     ui.noalias() -= U[i].transpose() * a[i].c;

@@ -17,7 +17,9 @@
 // composite is a sum of rigid-body inertias, so of that form), equal to the dense XᵀIX of the
 // table up to rounding; F is taken to the parent column by column in place; IC_i S_i and Sᵀ F
 // are column and entry reads when S is made of unit coordinate columns (kinematics.hpp); only
-// Xup and S are computed by the kinematics (no X0, no velocities).
+// Xup and S are computed by the kinematics (no X0, no velocities). For the scalars that are not
+// built-in, Xup_iᵀ IC_i Xup_i and Xup_jᵀ F are computed in place (spatial.hpp, kInPlace): the same
+// operations in the same order, equal bit for bit, without a temporary value per operation.
 #pragma once
 
 #include "reference/kinematics.hpp"
@@ -30,12 +32,18 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
   const TreeKinematics<T> k = kinematics<T>(model, q, VecX<T>::Zero(model.nv), 0);
   std::vector<Mat6<T>> IC(NB);
   for (int i = 0; i < NB; ++i) IC[i] = model.I[i].M;
-  MatX<T> H = MatX<T>::Zero(model.nv, model.nv);
+  MatX<T> H(model.nv, model.nv);
+  inplace::set_zero(H);
+  Mat6<T> XIX;  // Xup_iᵀ IC_i Xup_i
+  Mat6K<T> F;
   for (int i = NB - 1; i >= 0; --i) {
     const int p = model.parent[i];
-    if (p >= 0) IC[p] += transform_rigid_inertia_to_parent<T>(k.Xup[i], IC[i]);
+    if (p >= 0) {
+      transform_rigid_inertia_to_parent_into<T>(k.Xup[i], IC[i], XIX);
+      IC[p] += XIX;
+    }
     const int vi = model.iv[i], ni = model.nvi[i];
-    Mat6K<T> F(6, ni);
+    F.resize(6, ni);
     for (int c = 0; c < ni; ++c) F.col(c) = I_times_S_col<T>(IC[i], k, i, c);
     // The joint's own block S_iᵀ IC_i S_i: each pair once, so that H is symmetric to the last bit
     // (fixtures store it once) — entry (r, c) of the product, written also at (c, r).

@@ -71,6 +71,10 @@ struct JointKinematics {
 // jcalc(joint, q, qd): q points at the joint's nq coordinates, qd at its nv velocities.
 template <class T>
 JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd);
+// The same into k, whatever k held before: kinematics() reuses one JointKinematics for every body
+// (at MPFR's run-time precision a new one is ~60 heap values, mostly S's 6 x 6 storage).
+template <class T>
+void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>& k);
 
 // The constraint-force subspace T of a joint (RBDA §3.5; named Tf here to keep T for the scalar):
 // an orthonormal basis of {f : Sᵀ f = 0}, 6 x (6 - nv), from the S that jcalc returns at q. It is
@@ -153,11 +157,19 @@ Mat6K<T> force_complement(const Mat6K<T>& S) {
 }
 
 namespace detail {
-// Column j of S: [ang; lin].
+// Column j of S: [ang; lin], [ang; 0] and [0; lin].
 template <class T>
 void set_column(Mat6K<T>& S, Eigen::Index j, const Vec3<T>& ang, const Vec3<T>& lin) {
   S.col(j).template head<3>() = ang;
   S.col(j).template tail<3>() = lin;
+}
+template <class T>
+void set_column_ang(Mat6K<T>& S, Eigen::Index j, const Vec3<T>& ang) {
+  for (int r = 0; r < 3; ++r) S(r, j) = ang(r), S(3 + r, j) = 0;
+}
+template <class T>
+void set_column_lin(Mat6K<T>& S, Eigen::Index j, const Vec3<T>& lin) {
+  for (int r = 0; r < 3; ++r) S(r, j) = 0, S(3 + r, j) = lin(r);
 }
 // k when a = ±e_k exactly (sign in *sign), else -1.
 template <class T>
@@ -169,62 +181,78 @@ int coordinate_axis(const Vec3<T>& a, int* sign) {
     }
   return -1;
 }
-// E_J = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (about -e_k by
+// E = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (about -e_k by
 // θ is about e_k by -θ), Rodrigues otherwise. *axis = k in the first case, else -1.
 template <class T>
-Mat3<T> revolute_E(const Vec3<T>& a, const T& th, int* axis) {
+void revolute_E(const Vec3<T>& a, const T& th, int* axis, Mat3<T>& E) {
   int sign = 1;
   *axis = coordinate_axis<T>(a, &sign);
-  if (*axis < 0) return axis_angle<T>(a, th).transpose();
-  return coordinate_rotation_E<T>(*axis, sign > 0 ? th : T(-th));
+  if (*axis < 0) E = axis_angle<T>(a, th).transpose();
+  else if (sign > 0) coordinate_rotation_E_into<T>(*axis, th, E);
+  else coordinate_rotation_E_into<T>(*axis, T(-th), E);
 }
 }  // namespace detail
 
 template <class T>
 JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
   JointKinematics<T> k;
-  const Vec3<T> Z = Vec3<T>::Zero();
+  jcalc_into<T>(jt, q, qd, k);
+  return k;
+}
+
+template <class T>
+void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>& k) {
+  // k starts as a fresh JointKinematics: the identity XJ, zero vJ and cJ, a 6 x 0 S (its 6 x 6
+  // storage exists: S is resized and every entry of its columns written), no axes. Values are
+  // assigned into k's, so no second 6 x 6 storage or transform is made.
+  inplace::set_identity(k.XJ.E);
+  inplace::set_zero(k.XJ.r);
+  inplace::set_zero(k.vJ.c);
+  inplace::set_zero(k.cJ.c);
+  k.S.resize(6, 0);
+  k.S_axis = -1;
+  k.XJ_axis = -1;
   const Vec3<T>& a = jt.axis;
   switch (jt.type) {
     case JointType::Revolute: {
-      k.XJ = Xform<T>::rot(detail::revolute_E<T>(a, q[0], &k.XJ_axis));
-      k.S = Mat6K<T>(6, 1);
-      detail::set_column<T>(k.S, 0, a, Z);
+      detail::revolute_E<T>(a, q[0], &k.XJ_axis, k.XJ.E);  // rot(E): r stays 0
+      k.S.resize(6, 1);
+      detail::set_column_ang<T>(k.S, 0, a);
       break;
     }
     case JointType::Prismatic:
       k.XJ = Xform<T>::xlt(Vec3<T>(q[0] * a));
-      k.S = Mat6K<T>(6, 1);
-      detail::set_column<T>(k.S, 0, Z, a);
+      k.S.resize(6, 1);
+      detail::set_column_lin<T>(k.S, 0, a);
       break;
     case JointType::Helical:
       // rot and xlt commute here: the shift is along the rotation axis.
       k.XJ = Xform<T>(axis_angle<T>(a, q[0]).transpose(), Vec3<T>(jt.pitch * q[0] * a));
-      k.S = Mat6K<T>(6, 1);
+      k.S.resize(6, 1);
       detail::set_column<T>(k.S, 0, a, Vec3<T>(jt.pitch * a));
       break;
     case JointType::Cylindrical:
       k.XJ = Xform<T>(axis_angle<T>(a, q[0]).transpose(), Vec3<T>(q[1] * a));
-      k.S = Mat6K<T>(6, 2);
-      detail::set_column<T>(k.S, 0, a, Z);
-      detail::set_column<T>(k.S, 1, Z, a);
+      k.S.resize(6, 2);
+      detail::set_column_ang<T>(k.S, 0, a);
+      detail::set_column_lin<T>(k.S, 1, a);
       break;
     case JointType::Planar: {
       const Vec3<T> w = a.cross(jt.u);
       const Mat3<T> E = axis_angle<T>(a, q[2]).transpose();
       k.XJ = Xform<T>(E, Vec3<T>(q[0] * jt.u + q[1] * w));
-      k.S = Mat6K<T>(6, 3);
-      detail::set_column<T>(k.S, 0, Z, Vec3<T>(E * jt.u));
-      detail::set_column<T>(k.S, 1, Z, Vec3<T>(E * w));
-      detail::set_column<T>(k.S, 2, a, Z);
+      k.S.resize(6, 3);
+      detail::set_column_lin<T>(k.S, 0, Vec3<T>(E * jt.u));
+      detail::set_column_lin<T>(k.S, 1, Vec3<T>(E * w));
+      detail::set_column_ang<T>(k.S, 2, a);
       // S̊ qd: only the translation columns turn with θ; d/dt(E) = -θ̇ n× E, and E n× = n× E.
       const Vec3<T> vlin = E * (qd[0] * jt.u + qd[1] * w);
-      k.cJ = Motion<T>(Z, Vec3<T>(-qd[2] * a.cross(vlin)));
+      k.cJ.c.template tail<3>() = -qd[2] * a.cross(vlin);  // angular part stays 0
       break;
     }
     case JointType::Spherical:
       k.XJ = Xform<T>::rot(quat_to_R<T>(q[0], q[1], q[2], q[3]).transpose());
-      k.S = Mat6K<T>(6, 3);
+      k.S.resize(6, 3);
       k.S.setZero();
       k.S.template topRows<3>().setIdentity();
       break;
@@ -233,7 +261,7 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
       k.S = Mat6<T>::Identity();
       break;
     case JointType::Fixed:
-      k.S = Mat6K<T>(6, 0);
+      k.S.resize(6, 0);
       break;
   }
   const Eigen::Index n = k.S.cols();
@@ -252,7 +280,6 @@ JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
     for (Eigen::Index j = 0; j < k.S.cols(); ++j) qdv(j) = qd[j];
     k.vJ = Motion<T>(Vec6<T>(k.S * qdv));
   }
-  return k;
 }
 
 template <class T>
@@ -408,8 +435,9 @@ LoopJcalc<T> loop_jcalc(const Joint<T>& jt, const Xform<T>& sXp) {
   return out;
 }
 
-#define RBDREF_JCALC_INSTANTIATE(EXT, T)                                                      \
+#define RBDREF_JCALC_INSTANTIATE(EXT, T) \
   EXT template JointKinematics<T> jcalc<T>(const Joint<T>&, const T*, const T*);            \
+  EXT template void jcalc_into<T>(const Joint<T>&, const T*, const T*, JointKinematics<T>&); \
   EXT template Mat6K<T> force_complement<T>(const Mat6K<T>&);                               \
   EXT template void joint_qdot<T>(const Joint<T>&, const T*, const T*, T*);                 \
   EXT template Mat6K<T> loop_constraint_basis<T>(const Joint<T>&);                          \

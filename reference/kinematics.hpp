@@ -50,28 +50,30 @@ TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX
   // for; at double and long double Eigen's vectorized 3x3 products are as fast as the indexed
   // scalar code, and RNEA measured ~10 % slower with them (docs/benchmarks.md).
   constexpr bool kShortcuts = !std::is_floating_point<T>::value;
+  JointKinematics<T> J;  // one for every body (jcalc_into replaces all of it)
   for (int i = 0; i < NB; ++i) {
-    JointKinematics<T> J = jcalc<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i]);
+    jcalc_into<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i], J);
     const int p = model.parent[i];
-    k.Xup[i] = kShortcuts && J.XJ_axis >= 0 ? J.XJ.compose_coordinate_rotation(J.XJ_axis, model.Xtree[i]) : J.XJ * model.Xtree[i];
+    if (kShortcuts && J.XJ_axis >= 0) J.XJ.compose_coordinate_rotation_into(J.XJ_axis, model.Xtree[i], k.Xup[i]);
+    else k.Xup[i] = J.XJ * model.Xtree[i];
     if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
     k.S_axis[i] = J.S_axis;
     if (vel) {
       if (p < 0) {
         k.v[i] = J.vJ;
       } else {
-        k.v[i] = k.Xup[i].apply(k.v[p]);
+        k.Xup[i].apply_into(k.v[p], k.v[i]);
         k.v[i] += J.vJ;
       }
       // v × vJ: for S = e_a (one coordinate axis), vJ = qd e_a and the product is crm_unit.
       if (kShortcuts && J.S_axis >= 0 && J.S.cols() == 1) {
-        k.c[i] = crm_unit<T>(k.v[i], J.S_axis, qd(model.iv[i]));
+        crm_unit_into<T>(k.v[i], J.S_axis, qd(model.iv[i]), k.c[i]);
         k.c[i] += J.cJ;
       } else {
         k.c[i] = J.cJ + crm<T>(k.v[i], J.vJ);
       }
     }
-    k.S[i] = std::move(J.S);
+    k.S[i] = J.S;
   }
   return k;
 }

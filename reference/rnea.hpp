@@ -18,7 +18,10 @@
 // As written, with three cheaper forms of the same products: the world transforms X0 are not
 // computed (kinematics without kWorldTransforms); I_i v is the rigid-body product from the 10
 // inertia parameters (rigid_inertia_times, spatial.hpp); S_i qdd_i and S_iᵀ f_i are entry reads
-// when S_i is made of unit coordinate columns (add_S_times, S_col_dot, kinematics.hpp).
+// when S_i is made of unit coordinate columns (add_S_times, S_col_dot, kinematics.hpp). For the
+// scalars that are not built-in, Xup a, I v, v ×* f and Xupᵀ f are computed in place
+// (spatial.hpp, kInPlace): the same operations in the same order, equal bit for bit, without a
+// temporary value per operation.
 #pragma once
 
 #include "reference/kinematics.hpp"
@@ -35,7 +38,7 @@ VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const V
   const Motion<T> a0 = -model.a_grav();
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
-    a[i] = k.Xup[i].apply(p < 0 ? a0 : a[p]);
+    k.Xup[i].apply_into(p < 0 ? a0 : a[p], a[i]);
     a[i] += k.c[i];
     add_S_times<T>(k, i, qdd.data() + model.iv[i], a[i]);
     const Mat6<T>& I = model.I[i].M;
@@ -44,10 +47,14 @@ VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const V
     if (f_ext) f[i] -= (*f_ext)[i];
   }
   VecX<T> tau(model.nv);
+  Force<T> fp;  // Xup_iᵀ f_i
   for (int i = NB - 1; i >= 0; --i) {
     for (int j = 0; j < model.nvi[i]; ++j) tau(model.iv[i] + j) = S_col_dot<T>(k, i, j, f[i].c);
     const int p = model.parent[i];
-    if (p >= 0) f[p] += k.Xup[i].apply_transpose(f[i]);
+    if (p >= 0) {
+      k.Xup[i].transpose_into(f[i].c, fp.c);
+      f[p] += fp;
+    }
   }
   return tau;
 }

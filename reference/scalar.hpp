@@ -179,6 +179,67 @@ inline void sin_cos(const mpfr& th, mpfr& s, mpfr& c) {
 inline void sin_cos(const mpfr50& th, mpfr50& s, mpfr50& c) {
   mpfr_sin_cos(s.backend().data(), c.backend().data(), th.backend().data(), MPFR_RNDN);
 }
+// Arithmetic into an existing value, r = a · b, a + b, a - b, -a, with no temporary value: the same
+// correctly rounded result as the operator (r = a * b), and r may be a or b. The hot spatial
+// products are written with them for the scalars that are not built-in (spatial.hpp, kInPlace):
+// at the run-time precision MPFR every temporary is a heap block with an mpfr_init2 and an
+// mpfr_clear, which cost more than the operation (docs/benchmarks.md, "MPFR in place").
+//   built-in, float128, cpp_bin_float   the operator itself (no heap; a temporary is a copy);
+//   mpfr50                              mpfr_mul / mpfr_add / mpfr_sub into r (one precision);
+//   mpfr                                the same when r, a and b have one precision. Boost's
+//                                       operators give the result at the larger precision of a
+//                                       and b, which the assignment gives r; otherwise
+//                                       (mixed precisions) the operator itself, so the value and
+//                                       the precision r ends with are the operator's in every case.
+template <class T>
+inline void mul_to(T& r, const T& a, const T& b) {
+  r = a * b;
+}
+template <class T>
+inline void add_to(T& r, const T& a, const T& b) {
+  r = a + b;
+}
+template <class T>
+inline void sub_to(T& r, const T& a, const T& b) {
+  r = a - b;
+}
+template <class T>
+inline void neg_to(T& r, const T& a) {
+  r = -a;
+}
+namespace detail {
+inline bool one_precision(const mpfr& r, const mpfr& a, const mpfr& b) {
+  const mpfr_prec_t p = mpfr_get_prec(r.backend().data());
+  return mpfr_get_prec(a.backend().data()) == p && mpfr_get_prec(b.backend().data()) == p;
+}
+}  // namespace detail
+inline void mul_to(mpfr& r, const mpfr& a, const mpfr& b) {
+  if (detail::one_precision(r, a, b)) mpfr_mul(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+  else r = a * b;
+}
+inline void add_to(mpfr& r, const mpfr& a, const mpfr& b) {
+  if (detail::one_precision(r, a, b)) mpfr_add(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+  else r = a + b;
+}
+inline void sub_to(mpfr& r, const mpfr& a, const mpfr& b) {
+  if (detail::one_precision(r, a, b)) mpfr_sub(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+  else r = a - b;
+}
+inline void neg_to(mpfr& r, const mpfr& a) {
+  if (detail::one_precision(r, a, a)) mpfr_neg(r.backend().data(), a.backend().data(), MPFR_RNDN);
+  else r = -a;
+}
+inline void neg_to(mpfr50& r, const mpfr50& a) { mpfr_neg(r.backend().data(), a.backend().data(), MPFR_RNDN); }
+inline void mul_to(mpfr50& r, const mpfr50& a, const mpfr50& b) {
+  mpfr_mul(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+}
+inline void add_to(mpfr50& r, const mpfr50& a, const mpfr50& b) {
+  mpfr_add(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+}
+inline void sub_to(mpfr50& r, const mpfr50& a, const mpfr50& b) {
+  mpfr_sub(r.backend().data(), a.backend().data(), b.backend().data(), MPFR_RNDN);
+}
+
 namespace detail {
 
 // sin r for |r| <= π/4 at T = cpp_bin_float: the Taylor series r Σ_k (-r²)^k / (2k+1)!, k = 0..K,

@@ -17,6 +17,8 @@
 
 #include <Eigen/Dense>
 
+#include <type_traits>
+
 namespace rbd {
 
 // The small products of the per-body recursions (Xform::apply, crm, crf, I v, ...) are inlined
@@ -54,6 +56,123 @@ using VecK = Eigen::Matrix<T, Eigen::Dynamic, 1, 0, 6, 1>;
 template <class T>
 using MatK = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
 
+// The in-place forms of the hot products. For the scalars that are not built-in (kInPlace<T>:
+// float128, bin50, bin100, mpfr, mpfr50) the products of the per-body recursions below (Xform
+// apply / apply_transpose, crm, crf, I v, the inertia transforms, joint rotations) are also written
+// entry by entry with mul_to / add_to / sub_to (scalar.hpp) into their result and a few scratch
+// values: no temporary per operation, where the Eigen expression makes one per product and sum
+// (at MPFR's run-time precision a heap block, mpfr_init2 and mpfr_clear each). Every in-place form
+// does the same operations, on the same operands, in the same association as the Eigen expression
+// it stands for, so the two are equal bit for bit, not only up to rounding (tests/spatial_test.cpp
+// compares each pair at bin50, mpfr and mpfr50). The orders of Eigen 3.4 that this relies on:
+//   a fixed-size sum of 3 terms (a dot product, an entry of a 3x3 matrix product) is split in
+//   halves by Redux.h's unroller: c0 + (c1 + c2);
+//   a.cross(b) = (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0) (OrthoMethods.h);
+//   a + b, a - b, s a entry by entry.
+// (a + b = b + a and a b = b a exactly in IEEE and MPFR arithmetic, so only the association
+// matters.) For double and long double the Eigen expressions stay: vectorized, no temporaries.
+template <class T>
+constexpr bool kInPlace = !std::is_floating_point<T>::value;
+
+namespace inplace {
+// r = a0 b0 + (a1 b1 + a2 b2); s is scratch; r is none of the inputs.
+template <class T>
+RBDREF_HOT void dot3(T& r, T& s, const T& a0, const T& b0, const T& a1, const T& b1, const T& a2, const T& b2) {
+  mul_to(r, a1, b1);
+  mul_to(s, a2, b2);
+  add_to(r, r, s);
+  mul_to(s, a0, b0);
+  add_to(r, s, r);
+}
+// r = a b - c d; s is scratch; r is none of the inputs.
+template <class T>
+RBDREF_HOT void ab_minus_cd(T& r, T& s, const T& a, const T& b, const T& c, const T& d) {
+  mul_to(r, a, b);
+  mul_to(s, c, d);
+  sub_to(r, r, s);
+}
+// out = a × b (3-vectors or 3-entry blocks); out shares no entry with a or b.
+template <class T, class O, class A, class B>
+RBDREF_HOT void cross(O&& out, T& s, const A& a, const B& b) {
+  ab_minus_cd<T>(out(0), s, a(1), b(2), a(2), b(1));
+  ab_minus_cd<T>(out(1), s, a(2), b(0), a(0), b(2));
+  ab_minus_cd<T>(out(2), s, a(0), b(1), a(1), b(0));
+}
+// out = M v, M 3x3; out shares no entry with M or v.
+template <class T, class O, class M, class V>
+RBDREF_HOT void mat3_vec(O&& out, T& s, const M& m, const V& v) {
+  for (int i = 0; i < 3; ++i) dot3<T>(out(i), s, m(i, 0), v(0), m(i, 1), v(1), m(i, 2), v(2));
+}
+// out = Mᵀ v, M 3x3; out shares no entry with M or v.
+template <class T, class O, class M, class V>
+RBDREF_HOT void mat3t_vec(O&& out, T& s, const M& m, const V& v) {
+  for (int i = 0; i < 3; ++i) dot3<T>(out(i), s, m(0, i), v(0), m(1, i), v(1), m(2, i), v(2));
+}
+// Three consecutive entries of a vector, read by reference. (A block of a const Eigen vector
+// returns its entries by value: a copy per read, a heap value at MPFR's run-time precision.)
+template <class T>
+struct Seg3 {
+  const T* p;
+  const T& operator()(int i) const { return p[i]; }
+};
+template <class T>
+RBDREF_HOT Seg3<T> head3(const Eigen::Matrix<T, 6, 1>& x) {
+  return {x.data()};
+}
+template <class T>
+RBDREF_HOT Seg3<T> tail3(const Eigen::Matrix<T, 6, 1>& x) {
+  return {x.data() + 3};
+}
+// out += M v for a 6x6 M: each entry's 6-term sum in Eigen's order for a fixed size of 6 (Redux.h
+// halves it twice): (c0 + (c1 + c2)) + (c3 + (c4 + c5)). s, t, u are scratch; out shares no entry
+// with M or v.
+template <class T, class O, class M, class V>
+RBDREF_HOT void add_mat6_vec(O&& out, T& s, T& t, T& u, const M& m, const V& v) {
+  for (int i = 0; i < 6; ++i) {
+    dot3<T>(s, u, m(i, 0), v(0), m(i, 1), v(1), m(i, 2), v(2));
+    dot3<T>(t, u, m(i, 3), v(3), m(i, 4), v(4), m(i, 5), v(5));
+    add_to(s, s, t);
+    add_to(out(i), out(i), s);
+  }
+}
+// out -= A B for A 6 x k and B k x 6 with k known at run time only (k <= 6): Eigen sums a product
+// of run-time depth left to right, ((c0 + c1) + c2) + ...; k = 0 leaves out as it is. s, t are
+// scratch; out shares no entry with A or B.
+template <class T, class A, class B>
+RBDREF_HOT void sub_product_6k_k6(Eigen::Matrix<T, 6, 6>& out, T& s, T& t, const A& a, const B& b) {
+  const Eigen::Index k = a.cols();
+  if (k == 0) return;
+  for (int j = 0; j < 6; ++j)
+    for (int i = 0; i < 6; ++i) {
+      mul_to(s, a(i, 0), b(0, j));
+      for (Eigen::Index l = 1; l < k; ++l) {
+        mul_to(t, a(i, l), b(l, j));
+        add_to(s, s, t);
+      }
+      sub_to(out(i, j), out(i, j), s);
+    }
+}
+// x = 0 entry by entry (no temporary: Eigen's Zero() makes a T(0) per entry).
+template <class Derived>
+RBDREF_HOT void set_zero(Eigen::MatrixBase<Derived>& x) {
+  if constexpr (kInPlace<typename Derived::Scalar>) {
+    for (Eigen::Index j = 0; j < x.cols(); ++j)
+      for (Eigen::Index i = 0; i < x.rows(); ++i) x.coeffRef(i, j) = 0;
+  } else {
+    x.setZero();
+  }
+}
+template <class Derived>
+RBDREF_HOT void set_identity(Eigen::MatrixBase<Derived>& x) {
+  if constexpr (kInPlace<typename Derived::Scalar>) {
+    for (Eigen::Index j = 0; j < x.cols(); ++j)
+      for (Eigen::Index i = 0; i < x.rows(); ++i) x.coeffRef(i, j) = i == j ? 1 : 0;
+  } else {
+    x.setIdentity();
+  }
+}
+}  // namespace inplace
+
 // r× : the 3x3 cross-product matrix, r× x = r × x (seed 003 eq. 1).
 template <class T>
 Mat3<T> skew(const Vec3<T>& r) {
@@ -66,8 +185,8 @@ Mat3<T> skew(const Vec3<T>& r) {
 
 template <class T>
 struct Motion {
-  Vec6<T> c = Vec6<T>::Zero();  // [ω; v]
-  Motion() = default;
+  Vec6<T> c;  // [ω; v]
+  Motion() { inplace::set_zero(c); }
   explicit Motion(const Vec6<T>& c_) : c(c_) {}
   Motion(const Vec3<T>& ang, const Vec3<T>& lin) : c() { c.template head<3>() = ang; c.template tail<3>() = lin; }
   Vec3<T> ang() const { return c.template head<3>(); }
@@ -81,8 +200,8 @@ struct Motion {
 
 template <class T>
 struct Force {
-  Vec6<T> c = Vec6<T>::Zero();  // [n; f]
-  Force() = default;
+  Vec6<T> c;  // [n; f]
+  Force() { inplace::set_zero(c); }
   explicit Force(const Vec6<T>& c_) : c(c_) {}
   Force(const Vec3<T>& ang, const Vec3<T>& lin) : c() { c.template head<3>() = ang; c.template tail<3>() = lin; }
   Vec3<T> ang() const { return c.template head<3>(); }
@@ -101,14 +220,32 @@ T dot(const Force<T>& f, const Motion<T>& m) {
   return f.c.dot(m.c);
 }
 
-// v × m (seed 003 eq. 9): [ω × mω; ω × mv + v × mω].
+// v × m (seed 003 eq. 9): [ω × mω; ω × mv + v × mω]. crm_expr is the Eigen expression; crm is it
+// for double and long double, and its in-place form otherwise (equal bit for bit, see above).
 template <class T>
-RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
+RBDREF_HOT Motion<T> crm_expr(const Motion<T>& v, const Motion<T>& m) {
   const auto w = v.c.template head<3>(), vo = v.c.template tail<3>();
   const auto ma = m.c.template head<3>(), ml = m.c.template tail<3>();
   Motion<T> out;
   out.c.template head<3>() = w.cross(ma);
   out.c.template tail<3>() = w.cross(ml) + vo.cross(ma);
+  return out;
+}
+template <class T>
+RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
+  const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
+  const auto ma = inplace::head3(m.c), ml = inplace::tail3(m.c);
+  if constexpr (!kInPlace<T>) return crm_expr<T>(v, m);
+  Motion<T> out;
+  {
+    T s, t;
+    inplace::cross<T>(out.c.template head<3>(), s, w, ma);
+    inplace::cross<T>(out.c.template tail<3>(), s, w, ml);
+    for (int i = 0; i < 3; ++i) {
+      inplace::ab_minus_cd<T>(t, s, vo((i + 1) % 3), ma((i + 2) % 3), vo((i + 2) % 3), ma((i + 1) % 3));
+      add_to(out.c(3 + i), out.c(3 + i), t);  // (ω × ml)_i + (v × mω)_i
+    }
+  }
   return out;
 }
 
@@ -119,29 +256,55 @@ RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
 // one is an exact zero here (tests/spatial_test.cpp). The velocity product v × vJ of a joint
 // whose S is one coordinate axis (kinematics.hpp): 4 multiplies instead of 18.
 template <class T>
+RBDREF_HOT void crm_unit_into(const Motion<T>& v, int a, const T& s, Motion<T>& out);
+template <class T>
 RBDREF_HOT Motion<T> crm_unit(const Motion<T>& v, int a, const T& s) {
-  Motion<T> out;  // zero
-  const auto w = v.c.template head<3>();
-  const int k = a % 3, i = (k + 1) % 3, j = (k + 2) % 3;  // e_i × e_k = -e_j, e_j × e_k = e_i
-  // x × (s e_k) = s (x_j e_i - x_i e_j) for any 3-vector x.
-  if (a < 3) {
-    const auto vo = v.c.template tail<3>();
-    out.c(i) = w(j) * s;
-    out.c(j) = -(w(i) * s);
-    out.c(3 + i) = vo(j) * s;
-    out.c(3 + j) = -(vo(i) * s);
-  } else {
-    out.c(3 + i) = w(j) * s;
-    out.c(3 + j) = -(w(i) * s);
-  }
+  Motion<T> out;
+  crm_unit_into<T>(v, a, s, out);
   return out;
 }
-
-// v ×* f (seed 003 eq. 10): [ω × n + v × f; ω × f].
+// The same into out (not v).
 template <class T>
-RBDREF_HOT Force<T> crf(const Motion<T>& v, const Force<T>& f) {
+RBDREF_HOT void crm_unit_into(const Motion<T>& v, int a, const T& s, Motion<T>& out) {
+  inplace::set_zero(out.c);
+  const auto w = inplace::head3(v.c);
+  const int k = a % 3, i = (k + 1) % 3, j = (k + 2) % 3;  // e_i × e_k = -e_j, e_j × e_k = e_i
+  // x × (s e_k) = s (x_j e_i - x_i e_j) for any 3-vector x.
+  const int o = a < 3 ? 0 : 3;  // ω × s e_k goes to the linear half when a >= 3
+  mul_to(out.c(o + i), w(j), s);
+  mul_to(out.c(o + j), w(i), s);
+  neg_to(out.c(o + j), out.c(o + j));
+  if (a < 3) {
+    const auto vo = inplace::tail3(v.c);
+    mul_to(out.c(3 + i), vo(j), s);
+    mul_to(out.c(3 + j), vo(i), s);
+    neg_to(out.c(3 + j), out.c(3 + j));
+  }
+}
+
+// v ×* f (seed 003 eq. 10): [ω × n + v × f; ω × f]; crf_expr the Eigen expression (as crm).
+template <class T>
+RBDREF_HOT Force<T> crf_expr(const Motion<T>& v, const Force<T>& f) {
   const Vec3<T> w = v.ang(), vo = v.lin(), n = f.ang(), fl = f.lin();
   return Force<T>(Vec3<T>(w.cross(n) + vo.cross(fl)), Vec3<T>(w.cross(fl)));
+}
+template <class T>
+RBDREF_HOT Force<T> crf(const Motion<T>& v, const Force<T>& f) {
+  if constexpr (kInPlace<T>) {
+    const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
+    const auto n = inplace::head3(f.c), fl = inplace::tail3(f.c);
+    Force<T> out;
+    T s, t;
+    inplace::cross<T>(out.c.template head<3>(), s, w, n);
+    for (int i = 0; i < 3; ++i) {
+      inplace::ab_minus_cd<T>(t, s, vo((i + 1) % 3), fl((i + 2) % 3), vo((i + 2) % 3), fl((i + 1) % 3));
+      add_to(out.c(i), out.c(i), t);  // (ω × n)_i + (v × f)_i
+    }
+    inplace::cross<T>(out.c.template tail<3>(), s, w, fl);
+    return out;
+  } else {
+    return crf_expr<T>(v, f);
+  }
 }
 
 // The 6x6 matrices of v× and v×*; crf(v) = -crm(v)ᵀ.
@@ -169,10 +332,13 @@ Mat6<T> crf_matrix(const Motion<T>& v) {
 // (eq. 14-15); apply_transpose gives BXAᵀ f, which takes a force from B to A coordinates.
 template <class T>
 struct Xform {
-  Mat3<T> E = Mat3<T>::Identity();
-  Vec3<T> r = Vec3<T>::Zero();
+  Mat3<T> E;
+  Vec3<T> r;
 
-  Xform() = default;
+  Xform() {  // the identity
+    inplace::set_identity(E);
+    inplace::set_zero(r);
+  }
   Xform(const Mat3<T>& E_, const Vec3<T>& r_) : E(E_), r(r_) {}
 
   static Xform identity() { return Xform(); }
@@ -181,12 +347,34 @@ struct Xform {
   // xlt(r): a pure shift of origin to r (expressed in A).
   static Xform xlt(const Vec3<T>& r) { return Xform(Mat3<T>::Identity(), r); }
 
-  // BXA m = [E ω; E (v - r × ω)]. Written into the result's halves (no Vec3 copies in or out:
-  // at the multiprecision scalars a copy costs a sizeable part of an operation); the same
-  // operations in the same order as the formula.
+  // BXA m = [E ω; E (v - r × ω)]: apply_expr is the Eigen expression, apply is it for double and
+  // long double and its in-place form otherwise (equal bit for bit, see inplace above).
   RBDREF_HOT Motion<T> apply(const Motion<T>& m) const {
+    if constexpr (kInPlace<T>) {
+      Motion<T> out;
+      apply_into(m, out);
+      return out;
+    } else {
+      return apply_expr(m);
+    }
+  }
+  RBDREF_HOT Motion<T> apply_expr(const Motion<T>& m) const {
     const Vec3<T> w = m.ang();
     return Motion<T>(Vec3<T>(E * w), Vec3<T>(E * (m.lin() - r.cross(w))));
+  }
+  // The same into out (not m): in place for kInPlace scalars, the expression above otherwise.
+  RBDREF_HOT void apply_into(const Motion<T>& m, Motion<T>& out) const {
+    if constexpr (kInPlace<T>) {
+      const auto w = inplace::head3(m.c), v = inplace::tail3(m.c);
+      T s;
+      Vec3<T> t;
+      inplace::mat3_vec<T>(out.c.template head<3>(), s, E, w);  // E ω
+      inplace::cross<T>(t, s, r, w);                           // r × ω
+      for (int i = 0; i < 3; ++i) sub_to(t(i), v(i), t(i));    // v - r × ω
+      inplace::mat3_vec<T>(out.c.template tail<3>(), s, E, t);  // E (v - r × ω)
+    } else {
+      out = apply_expr(m);
+    }
   }
   // BX*A f = [E (n - r × f); E f]
   RBDREF_HOT Force<T> apply_force(const Force<T>& f) const {
@@ -202,9 +390,26 @@ struct Xform {
     transpose_into(f.c, out.c);
     return out;
   }
-  // The same, from and into any 6-vectors (a column of CRBA's F, in place: out may be f).
+  // The same, from and into any 6-vectors (a column of CRBA's F, in place: out may be f);
+  // transpose_into_expr is the Eigen expression, transpose_into its in-place form for kInPlace.
   template <class In, class Out>
   RBDREF_HOT void transpose_into(const In& f, Out&& out) const {
+    if constexpr (kInPlace<T>) {
+      T s;
+      Vec3<T> fl, n;
+      inplace::mat3t_vec<T>(fl, s, E, inplace::Seg3<T>{f.data() + 3});  // Eᵀ f
+      inplace::mat3t_vec<T>(n, s, E, inplace::Seg3<T>{f.data()});  // Eᵀ n (f is read only up to here)
+      inplace::cross<T>(out.template head<3>(), s, r, fl);   // r × Eᵀ f
+      for (int i = 0; i < 3; ++i) {
+        add_to(out(i), n(i), out(i));  // Eᵀ n + r × Eᵀ f
+        out(3 + i) = fl(i);
+      }
+    } else {
+      transpose_into_expr(f, out);
+    }
+  }
+  template <class In, class Out>
+  RBDREF_HOT void transpose_into_expr(const In& f, Out&& out) const {
     const Vec3<T> fl = E.transpose() * f.template tail<3>();
     const Vec3<T> n = E.transpose() * f.template head<3>();
     out.template head<3>().noalias() = n + r.cross(fl);
@@ -225,6 +430,30 @@ struct Xform {
   // (tests/spatial_test.cpp).
   RBDREF_HOT Xform compose_coordinate_rotation(int k, const Xform& o) const {
     Xform out;
+    compose_coordinate_rotation_into(k, o, out);
+    return out;
+  }
+  // The same into out (neither this nor o).
+  RBDREF_HOT void compose_coordinate_rotation_into(int k, const Xform& o, Xform& out) const {
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    out.E.row(k) = o.E.row(k);
+    if constexpr (kInPlace<T>) {
+      T s;
+      for (int c = 0; c < 3; ++c) {
+        mul_to(out.E(i, c), E(i, i), o.E(i, c));
+        mul_to(s, E(i, j), o.E(j, c));
+        add_to(out.E(i, c), out.E(i, c), s);
+        mul_to(out.E(j, c), E(j, i), o.E(i, c));
+        mul_to(s, E(j, j), o.E(j, c));
+        add_to(out.E(j, c), out.E(j, c), s);
+      }
+    } else {
+      compose_coordinate_rotation_expr(k, o, out);
+    }
+    out.r = o.r;
+  }
+  // The expression form (the in-place form's reference, and double's).
+  RBDREF_HOT void compose_coordinate_rotation_expr(int k, const Xform& o, Xform& out) const {
     const int i = (k + 1) % 3, j = (k + 2) % 3;
     out.E.row(k) = o.E.row(k);
     for (int c = 0; c < 3; ++c) {
@@ -232,7 +461,6 @@ struct Xform {
       out.E(j, c) = E(j, i) * o.E(i, c) + E(j, j) * o.E(j, c);
     }
     out.r = o.r;
-    return out;
   }
   // BXA⁻¹ = AXB = (Eᵀ, -E r)  (seed 003 eq. 13)
   Xform inverse() const { return Xform(Mat3<T>(E.transpose()), Vec3<T>(-(E * r))); }
@@ -293,16 +521,21 @@ Mat3<T> rotz_E(const T& th) {
 // rotz (RBDA §2.8), the exact values of axis_angle(e_k, θ)ᵀ (whose diagonal entry c + (1 - c) is
 // 1 only up to rounding).
 template <class T>
+void coordinate_rotation_E_into(int k, const T& th, Mat3<T>& E);
+template <class T>
 Mat3<T> coordinate_rotation_E(int k, const T& th) {
-  T s, c;
-  sin_cos(th, s, c);
-  Mat3<T> E = Mat3<T>::Identity();
-  const int i = (k + 1) % 3, j = (k + 2) % 3;  // the plane of the rotation, in cyclic order
-  E(i, i) = c;
-  E(i, j) = s;
-  E(j, i) = -s;
-  E(j, j) = c;
+  Mat3<T> E;
+  coordinate_rotation_E_into<T>(k, th, E);
   return E;
+}
+// The same into E (not th).
+template <class T>
+void coordinate_rotation_E_into(int k, const T& th, Mat3<T>& E) {
+  inplace::set_identity(E);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;  // the plane of the rotation, in cyclic order
+  sin_cos(th, E(i, j), E(i, i));
+  E(j, j) = E(i, i);
+  neg_to(E(j, i), E(i, j));
 }
 
 // Active rotation by angle θ about the unit axis a (Rodrigues): R = I cosθ + sinθ a× + (1-cosθ) a aᵀ.
@@ -380,11 +613,42 @@ Mat6<T> transform_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
 // I v for a rigid-body inertia I = [Ī h×; h×ᵀ m1] (seed 003 eq. 18), from its 10 parameters:
 //   I v = [Ī ω + h × v; m v - h × ω]
 // 24 multiplies instead of the 36 of I.M * v, and the same up to rounding (tests/spatial_test.cpp).
+// rigid_inertia_times_expr is the Eigen expression; rigid_inertia_times is it for double and long
+// double, its in-place form otherwise (equal bit for bit).
+namespace detail {
+// h of a rigid-body inertia, read in place: h× = I's upper-right block, h = (I(2,4), I(0,5), I(1,3)).
 template <class T>
-RBDREF_HOT Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
+struct FirstMomentView {
+  const Mat6<T>& I;
+  const T& operator()(int k) const { return k == 0 ? I(2, 4) : k == 1 ? I(0, 5) : I(1, 3); }
+};
+}  // namespace detail
+
+template <class T>
+RBDREF_HOT Force<T> rigid_inertia_times_expr(const Mat6<T>& I, const Motion<T>& v) {
   const Vec3<T> h(I(2, 4), I(0, 5), I(1, 3));  // h× = I's upper-right block
   const Vec3<T> w = v.ang(), vl = v.lin();
   return Force<T>(Vec3<T>(I.template topLeftCorner<3, 3>() * w + h.cross(vl)), Vec3<T>(I(5, 5) * vl - h.cross(w)));
+}
+template <class T>
+RBDREF_HOT Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
+  if constexpr (kInPlace<T>) {
+    const detail::FirstMomentView<T> h{I};
+    const auto w = inplace::head3(v.c), vl = inplace::tail3(v.c);
+    Force<T> out;
+    T s, t;
+    inplace::cross<T>(out.c.template head<3>(), s, h, vl);  // h × v
+    inplace::cross<T>(out.c.template tail<3>(), s, h, w);   // h × ω
+    for (int i = 0; i < 3; ++i) {
+      inplace::dot3<T>(t, s, I(i, 0), w(0), I(i, 1), w(1), I(i, 2), w(2));  // (Ī ω)_i
+      add_to(out.c(i), t, out.c(i));
+      mul_to(t, I(5, 5), vl(i));
+      sub_to(out.c(3 + i), t, out.c(3 + i));  // m v - h × ω
+    }
+    return out;
+  } else {
+    return rigid_inertia_times_expr<T>(I, v);
+  }
 }
 
 namespace detail {
@@ -400,6 +664,24 @@ Mat3<T> congruence_sym(const Mat3<T>& E, const Mat3<T>& A) {
       if (j != i) out(j, i) = out(i, j);
     }
   return out;
+}
+// congruence_sym(E, A) into the diagonal block of out at (o, o), A = I's diagonal block at (o, o):
+// the same operations in the same order (AE's entries are Eigen's 3-term sums, the congruence's
+// sums of three products left to right). W is scratch for A E.
+template <class T>
+void congruence_sym_into(const Mat3<T>& E, const Mat6<T>& I, int o, Mat6<T>& out, Mat3<T>& W, T& s) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) inplace::dot3<T>(W(i, j), s, I(o + i, o), E(0, j), I(o + i, o + 1), E(1, j), I(o + i, o + 2), E(2, j));
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j) {
+      T& x = out(o + i, o + j);
+      mul_to(x, E(0, i), W(0, j));
+      mul_to(s, E(1, i), W(1, j));
+      add_to(x, x, s);
+      mul_to(s, E(2, i), W(2, j));
+      add_to(x, x, s);
+      if (j != i) out(o + j, o + i) = x;
+    }
 }
 }  // namespace detail
 
@@ -417,7 +699,17 @@ Mat3<T> congruence_sym(const Mat3<T>& E, const Mat3<T>& A) {
 //   r×y× + h'×r× = y rᵀ + r h'ᵀ - (r·y + r·h') 1          (symmetric, as y rᵀ + r yᵀ + m r rᵀ)
 // About 75 multiplies instead of 459. Only m = I(5,5), h (from the block h×) and Ī are read.
 template <class T>
+void transform_rigid_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I, Mat6<T>& out);
+
+template <class T>
 Mat6<T> transform_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
+  Mat6<T> out;
+  transform_rigid_inertia_to_parent_into<T>(X, I, out);
+  return out;
+}
+
+template <class T>
+Mat6<T> transform_rigid_inertia_to_parent_expr(const Xform<T>& X, const Mat6<T>& I) {
   const Mat3<T>& E = X.E;
   const Vec3<T>& r = X.r;
   const T& m = I(5, 5);
@@ -441,6 +733,57 @@ Mat6<T> transform_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
   return out;
 }
 
+// transform_rigid_inertia_to_parent_expr is the expression form above; the function itself and
+// its _into form (out not I) are it for double and long double, and for the kInPlace scalars
+// compute every entry by the operations of the expression form, in its order (equal bit for bit;
+// tests/spatial_test.cpp).
+template <class T>
+void transform_rigid_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I, Mat6<T>& out) {
+  if constexpr (!kInPlace<T>) {
+    out = transform_rigid_inertia_to_parent_expr<T>(X, I);
+  } else {
+    const Mat3<T>& E = X.E;
+    const Vec3<T>& r = X.r;
+    const T& m = I(5, 5);
+    const detail::FirstMomentView<T> h{I};
+    T s, t, d;
+    Vec3<T> y, hp;
+    Mat3<T> W;
+    inplace::mat3t_vec<T>(y, s, E, h);  // y = Eᵀ h
+    for (int i = 0; i < 3; ++i) {
+      mul_to(t, m, r(i));
+      add_to(hp(i), y(i), t);  // h' = y + m r
+    }
+    detail::congruence_sym_into<T>(E, I, 0, out, W, s);  // Eᵀ Ī E, upper left
+    inplace::dot3<T>(d, s, r(0), y(0), r(1), y(1), r(2), y(2));
+    inplace::dot3<T>(t, s, r(0), hp(0), r(1), hp(1), r(2), hp(2));
+    add_to(d, d, t);  // d = r·y + r·h'
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) {
+        T& o = out(i, j);
+        mul_to(t, y(i), r(j));
+        mul_to(s, r(i), hp(j));
+        add_to(t, t, s);
+        sub_to(o, o, t);  // - (y rᵀ + r h'ᵀ)_ij
+        if (j == i) add_to(o, o, d);
+        else out(j, i) = o;
+      }
+    // h'× and its transpose; m 1 as the expression form computes it (m·1, m·0).
+    for (int i = 0; i < 3; ++i) {
+      out(i, 3 + i) = 0;
+      neg_to(out(i, 3 + (i + 1) % 3), hp((i + 2) % 3));
+      out(i, 3 + (i + 2) % 3) = hp((i + 1) % 3);
+    }
+    t = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        out(3 + j, i) = out(i, 3 + j);
+        if (i == j) out(3 + i, 3 + j) = m;
+        else mul_to(out(3 + i, 3 + j), m, t);
+      }
+  }
+}
+
 // BXAᵀ I BXA for a general symmetric 6x6 I (an articulated-body inertia, not of rigid-body form),
 // from the block structure of BXA = rot(E) xlt(r) = [E 0; 0 E] [1 0; -r× 1] instead of dense 6x6
 // products. With I = [A B; Bᵀ C] (A, C symmetric):
@@ -451,7 +794,17 @@ Mat6<T> transform_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
 // transform_inertia_to_parent up to rounding, for symmetric I (tests/spatial_test.cpp); about 200
 // multiplies instead of 459, and A', C' are exactly symmetric. I's lower-left block is not read.
 template <class T>
+void transform_articulated_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I, Mat6<T>& out);
+
+template <class T>
 Mat6<T> transform_articulated_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
+  Mat6<T> out;
+  transform_articulated_inertia_to_parent_into<T>(X, I, out);
+  return out;
+}
+
+template <class T>
+Mat6<T> transform_articulated_inertia_to_parent_expr(const Xform<T>& X, const Mat6<T>& I) {
   const Mat3<T>& E = X.E;
   const Vec3<T>& r = X.r;
   const Mat3<T> A1 = detail::congruence_sym<T>(E, Mat3<T>(I.template topLeftCorner<3, 3>()));
@@ -473,6 +826,49 @@ Mat6<T> transform_articulated_inertia_to_parent(const Xform<T>& X, const Mat6<T>
   out.template bottomLeftCorner<3, 3>() = Bp.transpose();
   out.template bottomRightCorner<3, 3>() = C1;
   return out;
+}
+
+
+// transform_articulated_inertia_to_parent_expr is the block form above; the function and its _into
+// form (out not I) are it for double and long double, and for the kInPlace scalars compute every
+// entry by its operations in its order (equal bit for bit; tests/spatial_test.cpp).
+template <class T>
+void transform_articulated_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I, Mat6<T>& out) {
+  if constexpr (!kInPlace<T>) {
+    out = transform_articulated_inertia_to_parent_expr<T>(X, I);
+  } else {
+    const Mat3<T>& E = X.E;
+    const Vec3<T>& r = X.r;
+    T s, t;
+    Mat3<T> W, B1;
+    detail::congruence_sym_into<T>(E, I, 0, out, W, s);  // A1 = Eᵀ A E, upper left
+    detail::congruence_sym_into<T>(E, I, 3, out, W, s);  // C1 = Eᵀ C E = C', lower right
+    for (int i = 0; i < 3; ++i)  // W = B E, B1 = Eᵀ (B E)
+      for (int j = 0; j < 3; ++j) inplace::dot3<T>(W(i, j), s, I(i, 3), E(0, j), I(i, 4), E(1, j), I(i, 5), E(2, j));
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) inplace::dot3<T>(B1(i, j), s, E(0, i), W(0, j), E(1, i), W(1, j), E(2, i), W(2, j));
+    // B' = B1 + r× C1, column by column, into the upper right: (r × C1.col(k))_i + B1(i, k)
+    for (int k = 0; k < 3; ++k)
+      for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        inplace::ab_minus_cd<T>(t, s, r(i1), out(3 + i2, 3 + k), r(i2), out(3 + i1, 3 + k));
+        add_to(out(i, 3 + k), B1(i, k), t);
+      }
+    // A' = (A1 + r× B1ᵀ) - B' r×, upper triangle, mirrored: N(i,j) = (r × B1.row(j))_i,
+    // P(i,j) = (B'.row(i) × r)_j.
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+        T& x = out(i, j);
+        inplace::ab_minus_cd<T>(t, s, r(i1), B1(j, i2), r(i2), B1(j, i1));
+        add_to(x, x, t);
+        inplace::ab_minus_cd<T>(t, s, out(i, 3 + j1), r(j2), out(i, 3 + j2), r(j1));
+        sub_to(x, x, t);
+        if (j != i) out(j, i) = x;
+      }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) out(3 + j, i) = out(i, 3 + j);  // B'ᵀ
+  }
 }
 
 }  // namespace rbd

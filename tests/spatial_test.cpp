@@ -244,5 +244,113 @@ TYPED_TEST(Spatial, KinematicsShortcutsEqualTheGeneralProducts) {
   EXPECT_GT(shortcuts, 10);  // the shortcut was taken, with both signs of the axis
 }
 
+// The in-place forms of the hot products (spatial.hpp, kInPlace: mul_to / add_to / sub_to into the
+// result, no temporary per operation) against the Eigen expressions they stand for, at every
+// scalar that takes them: equal entry for entry and bit for bit (value and sign of zero), not only
+// up to rounding, since each does the same operations in the same association. mpfr at 50 digits.
+// Each association was planted wrong once (a 3-term sum left to right, ABA's run-time-depth sum
+// right to left, the 6-term sum split differently): the comparison fails at all four scalars.
+template <class T>
+class InPlace : public ::testing::Test {};
+using InPlaceScalars = ::testing::Types<float128, bin50, mpfr, mpfr50>;
+TYPED_TEST_SUITE(InPlace, InPlaceScalars);
+
+template <class A, class B>
+void expect_same_bits(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b, const std::string& what) {
+  using std::signbit;
+  using boost::multiprecision::signbit;
+  ASSERT_EQ(a.rows(), b.rows());
+  ASSERT_EQ(a.cols(), b.cols());
+  for (Eigen::Index j = 0; j < a.cols(); ++j)
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+      EXPECT_TRUE(a(i, j) == b(i, j) && signbit(a(i, j)) == signbit(b(i, j)))
+          << what << " (" << i << ", " << j << "): " << to_decimal(a(i, j)) << " vs " << to_decimal(b(i, j));
+}
+
+TYPED_TEST(InPlace, EqualsTheEigenExpressionsBitForBit) {
+  using T = TypeParam;
+  static_assert(kInPlace<T>);
+  ScopedMpfrDigits digits(50);
+  Rand r;
+  // Random doubles divided by 3 and 7: full mantissas in T. (Products of two doubles are exact at
+  // 50 digits, and so are many of their sums; then every association gives the same bits and the
+  // comparison could not see a wrong one.)
+  const auto full6 = [&r] { return Vec6<T>(r.vec6<T>() / T(3)); };
+  for (int n = 0; n < 40; ++n) {
+    const Xform<T> X(r.rotation<T>(), Vec3<T>(r.vec3<T>(-2, 2) / T(7)));
+    const Motion<T> v(full6()), m(full6());
+    const Force<T> f(full6());
+    const Mat6<T> I = random_rigid_inertia<T>(r);
+    const std::string at = " #" + std::to_string(n);
+    expect_same_bits(X.apply(m).c, X.apply_expr(m).c, "X m" + at);
+    Motion<T> Xm;
+    X.apply_into(m, Xm);
+    expect_same_bits(Xm.c, X.apply_expr(m).c, "apply_into" + at);
+    Vec6<T> fe, g = f.c;
+    X.transpose_into_expr(f.c, fe);
+    expect_same_bits(X.apply_transpose(f).c, fe, "Xᵀ f" + at);
+    X.transpose_into(g, g);  // in place, as CRBA takes F's columns to the parent
+    expect_same_bits(g, fe, "Xᵀ f in place" + at);
+    expect_same_bits(crm<T>(v, m).c, crm_expr<T>(v, m).c, "v × m" + at);
+    expect_same_bits(crf<T>(v, f).c, crf_expr<T>(v, f).c, "v ×* f" + at);
+    expect_same_bits(rigid_inertia_times<T>(I, v).c, rigid_inertia_times_expr<T>(I, v).c, "I v" + at);
+    expect_same_bits(transform_rigid_inertia_to_parent<T>(X, I), transform_rigid_inertia_to_parent_expr<T>(X, I),
+                     "XᵀIX rigid" + at);
+    const Mat6<T> IA = random_spd6<T>(r);
+    expect_same_bits(transform_articulated_inertia_to_parent<T>(X, IA),
+                     transform_articulated_inertia_to_parent_expr<T>(X, IA), "XᵀIX articulated" + at);
+    // ABA's products: Ia -= U D⁻¹Uᵀ (depth k = nvi, known at run time) and pa += Ia c
+    {
+      const int k = 1 + n % 6;
+      Mat6K<T> U(6, k);
+      MatK<T> B(k, 6);
+      for (int c = 0; c < k; ++c) U.col(c) = full6(), B.row(c) = full6().transpose();
+      Mat6<T> a = IA, b = IA;
+      T s1, s2, s3;
+      inplace::sub_product_6k_k6<T>(a, s1, s2, U, B);
+      b.noalias() -= U * B;
+      expect_same_bits(a, b, "Ia -= U B, k " + std::to_string(k) + at);
+      Vec6<T> x = f.c, y = f.c;
+      inplace::add_mat6_vec<T>(x, s1, s2, s3, IA, m.c);
+      y.noalias() += IA * m.c;
+      expect_same_bits(x, y, "p += I c" + at);
+    }
+    for (int k = 0; k < 3; ++k) {
+      const Xform<T> XJ = Xform<T>::rot(coordinate_rotation_E<T>(k, T(v.c(k) * T(3))));
+      Xform<T> a, b;
+      XJ.compose_coordinate_rotation_into(k, X, a);
+      XJ.compose_coordinate_rotation_expr(k, X, b);
+      expect_same_bits(a.E, b.E, "XJ Xtree E, k " + std::to_string(k) + at);
+      expect_same_bits(a.r, b.r, "XJ Xtree r, k " + std::to_string(k) + at);
+    }
+  }
+  // The default values, set entry by entry: zero motion and force, identity transform.
+  expect_same_bits(Motion<T>().c, Vec6<T>(Vec6<T>::Zero()), "Motion()");
+  expect_same_bits(Force<T>().c, Vec6<T>(Vec6<T>::Zero()), "Force()");
+  expect_same_bits(Xform<T>().E, Mat3<T>(Mat3<T>::Identity()), "Xform().E");
+  expect_same_bits(Xform<T>().r, Vec3<T>(Vec3<T>::Zero()), "Xform().r");
+}
+
+// mpfr's in-place arithmetic keeps the operators' precision rule when the operands' precisions
+// differ (Boost: the result has the larger precision): the same value and precision as r = a * b.
+TEST(InPlace, MixedMpfrPrecisionsFallBackToTheOperators) {
+  ScopedMpfrDigits d30(30);
+  const mpfr a = mpfr(1) / mpfr(3);
+  mpfr r;
+  {
+    ScopedMpfrDigits d60(60);
+    const mpfr b = mpfr(2) / mpfr(7);
+    mul_to(r, a, b);
+    const mpfr expect = a * b;
+    EXPECT_EQ(r.precision(), expect.precision());
+    EXPECT_EQ(r, expect);
+    EXPECT_EQ(r.precision(), 60u);
+    add_to(r, a, b);
+    EXPECT_EQ(r, mpfr(a + b));
+    sub_to(r, b, a);
+    EXPECT_EQ(r, mpfr(b - a));
+  }
+}
+
 }  // namespace
 }  // namespace rbd::test
