@@ -249,12 +249,13 @@ TYPED_TEST(Spatial, KinematicsShortcutsEqualTheGeneralProducts) {
 // scalar that takes them: equal entry for entry and bit for bit (value and sign of zero), not only
 // up to rounding, since each does the same operations in the same association. mpfr at 50 digits.
 // Each association was planted wrong once (a 3-term sum left to right, ABA's run-time-depth sum
-// right to left, the 6-term sum split differently): the comparison fails at every scalar (float128 too, when it was in the list).
+// right to left, the 6-term sum split differently): the comparison fails at every scalar (and at
+// float128, while it was in the list).
 template <class T>
 class InPlace : public ::testing::Test {};
 // bin50 stands for the scalars whose in-place forms are the operators themselves (float128,
-// bin100: the same template code); mpfr and mpfr50 take mpfr_mul etc. (A fourth type cost ~8 s
-// of compile time for no path of its own.)
+// bin100: the same template code); mpfr and mpfr50 take mpfr_mul etc. A fourth type added
+// compile time for no path of its own.
 using InPlaceScalars = ::testing::Types<bin50, mpfr, mpfr50>;
 TYPED_TEST_SUITE(InPlace, InPlaceScalars);
 
