@@ -67,8 +67,11 @@ int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const auto& c : commands) known = known || c.first == argv[1];
-    if (!known) {
-      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected eval, convert, fixture, compare, check, audit, assemble, simulate or engines)\n";
+    if (!known) {  // the list from the table above, so that it names every command
+      std::string expected;
+      for (std::size_t i = 0; i < commands.size(); ++i)
+        expected += (i == 0 ? "" : i + 1 == commands.size() ? " or " : ", ") + commands[i].first;
+      std::cerr << "rbdref: error: unknown command '" << argv[1] << "' (expected " << expected << ")\n";
       return 2;
     }
   }

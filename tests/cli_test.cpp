@@ -132,6 +132,16 @@ TEST_F(Cli, OutputIsWrittenAtomicallyToOut) {
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(path("r.json")))["precision"], "double");
 }
 
+// An unknown command: status 2 and a message that names every command there is.
+TEST_F(Cli, UnknownCommandNamesEveryCommand) {
+  const CmdResult r = run("frobnicate");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos) << r.err;
+  for (const char* c : {"eval", "convert", "fixture", "upgrade", "compare", "check", "audit", "assemble", "simulate",
+                        "engines", "html", "hunt"})
+    EXPECT_NE(r.err.find(std::string(c)), std::string::npos) << c << " missing from: " << r.err;
+}
+
 TEST_F(Cli, BadStateIsRejected) {
   const std::string m = src("fixtures/models/double_pendulum.urdf");
   expect_bad("eval " + m + " --state " + write("s.json", R"({"q": [1, 2, 3]})"), "s.json", "q");
