@@ -66,7 +66,9 @@ using MatK = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
 // it stands for, so the two are equal bit for bit, not only up to rounding (tests/spatial_test.cpp
 // compares each pair at bin50, mpfr and mpfr50). The orders of Eigen 3.4 that this relies on:
 //   a fixed-size sum of 3 terms (a dot product, an entry of a 3x3 matrix product) is split in
-//   halves by Redux.h's unroller: c0 + (c1 + c2);
+//   halves by Redux.h's unroller: c0 + (c1 + c2); one of 6 terms (6x6 times a 6-vector) twice:
+//   (c0 + (c1 + c2)) + (c3 + (c4 + c5)); a sum whose length is known at run time only (a
+//   product of depth nvi) runs left to right;
 //   a.cross(b) = (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0) (OrthoMethods.h);
 //   a + b, a - b, s a entry by entry.
 // (a + b = b + a and a b = b a exactly in IEEE and MPFR arithmetic, so only the association
@@ -233,11 +235,10 @@ RBDREF_HOT Motion<T> crm_expr(const Motion<T>& v, const Motion<T>& m) {
 }
 template <class T>
 RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
-  const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
-  const auto ma = inplace::head3(m.c), ml = inplace::tail3(m.c);
-  if constexpr (!kInPlace<T>) return crm_expr<T>(v, m);
-  Motion<T> out;
-  {
+  if constexpr (kInPlace<T>) {
+    const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
+    const auto ma = inplace::head3(m.c), ml = inplace::tail3(m.c);
+    Motion<T> out;
     T s, t;
     inplace::cross<T>(out.c.template head<3>(), s, w, ma);
     inplace::cross<T>(out.c.template tail<3>(), s, w, ml);
@@ -245,8 +246,10 @@ RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
       inplace::ab_minus_cd<T>(t, s, vo((i + 1) % 3), ma((i + 2) % 3), vo((i + 2) % 3), ma((i + 1) % 3));
       add_to(out.c(3 + i), out.c(3 + i), t);  // (ω × ml)_i + (v × mω)_i
     }
+    return out;
+  } else {
+    return crm_expr<T>(v, m);
   }
-  return out;
 }
 
 // v × (s e_a), e_a the a-th unit coordinate motion (a = 0..5): s times column a of the 6x6
@@ -435,9 +438,9 @@ struct Xform {
   }
   // The same into out (neither this nor o).
   RBDREF_HOT void compose_coordinate_rotation_into(int k, const Xform& o, Xform& out) const {
-    const int i = (k + 1) % 3, j = (k + 2) % 3;
-    out.E.row(k) = o.E.row(k);
     if constexpr (kInPlace<T>) {
+      const int i = (k + 1) % 3, j = (k + 2) % 3;
+      out.E.row(k) = o.E.row(k);
       T s;
       for (int c = 0; c < 3; ++c) {
         mul_to(out.E(i, c), E(i, i), o.E(i, c));
@@ -447,10 +450,10 @@ struct Xform {
         mul_to(s, E(j, j), o.E(j, c));
         add_to(out.E(j, c), out.E(j, c), s);
       }
+      out.r = o.r;
     } else {
       compose_coordinate_rotation_expr(k, o, out);
     }
-    out.r = o.r;
   }
   // The expression form (the in-place form's reference, and double's).
   RBDREF_HOT void compose_coordinate_rotation_expr(int k, const Xform& o, Xform& out) const {
