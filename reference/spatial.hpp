@@ -93,12 +93,24 @@ RBDREF_HOT void ab_minus_cd(T& r, T& s, const T& a, const T& b, const T& c, cons
   mul_to(s, c, d);
   sub_to(r, r, s);
 }
+// r = (a × b)_i = a_{i+1} b_{i+2} - a_{i+2} b_{i+1} (indices mod 3); r is no entry of a or b.
+template <class T, class A, class B>
+RBDREF_HOT void cross_entry(T& r, T& s, const A& a, const B& b, int i) {
+  const int j = (i + 1) % 3, k = (i + 2) % 3;
+  ab_minus_cd<T>(r, s, a(j), b(k), a(k), b(j));
+}
 // out = a × b (3-vectors or 3-entry blocks); out shares no entry with a or b.
 template <class T, class O, class A, class B>
 RBDREF_HOT void cross(O&& out, T& s, const A& a, const B& b) {
-  ab_minus_cd<T>(out(0), s, a(1), b(2), a(2), b(1));
-  ab_minus_cd<T>(out(1), s, a(2), b(0), a(0), b(2));
-  ab_minus_cd<T>(out(2), s, a(0), b(1), a(1), b(0));
+  for (int i = 0; i < 3; ++i) cross_entry<T>(out(i), s, a, b, i);
+}
+// out += a × b entry by entry (out_i + (a × b)_i, as Eigen's x + a.cross(b)); s, t scratch.
+template <class T, class O, class A, class B>
+RBDREF_HOT void add_cross(O&& out, T& s, T& t, const A& a, const B& b) {
+  for (int i = 0; i < 3; ++i) {
+    cross_entry<T>(t, s, a, b, i);
+    add_to(out(i), out(i), t);
+  }
 }
 // out = M v, M 3x3; out shares no entry with M or v.
 template <class T, class O, class M, class V>
@@ -242,10 +254,7 @@ RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
     T s, t;
     inplace::cross<T>(out.c.template head<3>(), s, w, ma);
     inplace::cross<T>(out.c.template tail<3>(), s, w, ml);
-    for (int i = 0; i < 3; ++i) {
-      inplace::ab_minus_cd<T>(t, s, vo((i + 1) % 3), ma((i + 2) % 3), vo((i + 2) % 3), ma((i + 1) % 3));
-      add_to(out.c(3 + i), out.c(3 + i), t);  // (ω × ml)_i + (v × mω)_i
-    }
+    inplace::add_cross<T>(out.c.template tail<3>(), s, t, vo, ma);  // ω × ml + v × mω
     return out;
   } else {
     return crm_expr<T>(v, m);
@@ -299,10 +308,7 @@ RBDREF_HOT Force<T> crf(const Motion<T>& v, const Force<T>& f) {
     Force<T> out;
     T s, t;
     inplace::cross<T>(out.c.template head<3>(), s, w, n);
-    for (int i = 0; i < 3; ++i) {
-      inplace::ab_minus_cd<T>(t, s, vo((i + 1) % 3), fl((i + 2) % 3), vo((i + 2) % 3), fl((i + 1) % 3));
-      add_to(out.c(i), out.c(i), t);  // (ω × n)_i + (v × f)_i
-    }
+    inplace::add_cross<T>(out.c.template head<3>(), s, t, vo, fl);  // ω × n + v × f
     inplace::cross<T>(out.c.template tail<3>(), s, w, fl);
     return out;
   } else {
