@@ -5,11 +5,17 @@
 #include "reference/mpfr_block_cache.hpp"
 
 #include <cerrno>
+#include <climits>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace rbd::cli {
 
@@ -52,7 +58,30 @@ std::uint64_t parse_seed(const std::string& text, const std::string& option) {
 
 }  // namespace rbd::cli
 
+namespace {
+
+// The heap policy of the command (glibc): one arena, no chunk of its own mapping, freed memory kept.
+// A large model's sample allocates its dense n × n matrices (a 2000-body chain: ~1.5 GB at bin50
+// and bin100) and frees them; glibc's defaults give each such block its own mmap (and any block of
+// a worker thread's arena above 64 MB), so every sample touched ~400 000 fresh pages again, and on
+// this VM a page fault is expensive: a 2000-chain fixture of 8 samples spent 46 s in the kernel
+// (147 s of user time, 107 s wall); with this policy 7 s (96 s, 58 s wall), the 2000-tree fixture
+// 27.6 → 10.2 s, peak memory within 10 % either way (docs/benchmarks.md, "Heap"). A user's own
+// GLIBC_TUNABLES for malloc is left as given.
+void keep_freed_memory() {
+#ifdef __GLIBC__
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  if (tunables && std::strstr(tunables, "glibc.malloc.")) return;
+  mallopt(M_ARENA_MAX, 1);             // worker threads share the main heap (which grows without bound)
+  mallopt(M_MMAP_MAX, 0);              // no block gets a mapping of its own
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);  // freed memory stays for the next sample
+#endif
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  keep_freed_memory();  // before any thread starts
   rbd::install_mpfr_block_cache();  // MPFR's temporaries without a malloc each (reference/mpfr_block_cache.hpp)
   CLI::App app{"rbdref: reference values for rigid-body dynamics engines, with certified digits"};
   app.require_subcommand(1);
