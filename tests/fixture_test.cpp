@@ -280,6 +280,10 @@ TEST(StreamedWrites, GzipStreamAtomicityAndDeferredValues) {
   EXPECT_THROW(write_file_atomic(file, [](std::ostream& out) { out << "partial"; throw std::runtime_error("stop"); }, true),
                std::runtime_error);
   EXPECT_EQ(read_json_file(file), json::parse(text));  // the old file, whole
+  // A failure inside the stream (a zlib or memory error in a block becomes badbit): no file either.
+  EXPECT_THROW(write_file_atomic(file, [](std::ostream& out) { out << "partial"; out.setstate(std::ios::badbit); }, true),
+               InputError);
+  EXPECT_EQ(read_json_file(file), json::parse(text));
   size_t files = 0;
   for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
   EXPECT_EQ(files, 1u);  // no temporary left behind
