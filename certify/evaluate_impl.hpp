@@ -235,7 +235,14 @@ double agreement_digits(const VecX<T>& a, const VecX<T>& b, int cap, const T& sc
   }
   if (err == T(0)) return cap;
   if (scale == T(0)) return 0;
-  const double d = -static_cast<double>(log10(T(err / scale)));
+  // -log10(err / scale) in double, from the binary mantissas and exponents (frexp): a digit count
+  // needs no more. Boost 1.74's log10 of a cpp_bin_float<100> was seen not to return (a sanitized
+  // CI run, 2026-11-27: SimbodyLoopJointType/prismatic, its series loop in eval_log for > 10 min).
+  using std::frexp;
+  int ee = 0, es = 0;
+  const T me = frexp(err, &ee), ms = frexp(scale, &es);
+  const double d = -(std::log10(static_cast<double>(me)) - std::log10(static_cast<double>(ms)) +
+                     static_cast<double>(ee - es) * 0.301029995663981195213738894724493);
   return std::max(0.0, std::min<double>(d, cap));
 }
 
