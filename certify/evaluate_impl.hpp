@@ -227,7 +227,6 @@ Quantity scalar_q(const std::string& name, const T& x) {
 template <class T>
 double agreement_digits(const VecX<T>& a, const VecX<T>& b, int cap, const T& scale_floor = T(0)) {
   using std::abs;
-  using std::log10;
   T scale(scale_floor), err(0);
   for (Eigen::Index i = 0; i < a.size(); ++i) {
     if (abs(b(i)) > scale) scale = abs(b(i));
