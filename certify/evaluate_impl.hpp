@@ -224,6 +224,18 @@ Quantity scalar_q(const std::string& name, const T& x) {
   return make_q<T>(name, 0, 0, std::vector<T>{x});
 }
 
+// log10 |x| for a finite x ≠ 0 of any scalar, in double, from its binary mantissa and exponent: exact
+// enough for counting digits (|error| ≲ 1e-12 even at MPFR's exponents), and never out of double's
+// range as x itself can be.
+template <class U>
+double log10_abs(const U& x) {
+  using std::abs;
+  using std::frexp;
+  int e = 0;
+  const U m = frexp(U(abs(x)), &e);
+  return std::log10(static_cast<double>(m)) + e * 0.301029995663981195213738894724493;
+}
+
 template <class T>
 double agreement_digits(const VecX<T>& a, const VecX<T>& b, int cap, const T& scale_floor = T(0)) {
   using std::abs;
@@ -234,14 +246,10 @@ double agreement_digits(const VecX<T>& a, const VecX<T>& b, int cap, const T& sc
   }
   if (err == T(0)) return cap;
   if (scale == T(0)) return 0;
-  // -log10(err / scale) in double, from the binary mantissas and exponents (frexp): a digit count
-  // needs no more. Boost 1.74's log10 of a cpp_bin_float<100> was seen not to return (a sanitized
-  // CI run, 2026-11-27: SimbodyLoopJointType/prismatic, its series loop in eval_log for > 10 min).
-  using std::frexp;
-  int ee = 0, es = 0;
-  const T me = frexp(err, &ee), ms = frexp(scale, &es);
-  const double d = -(std::log10(static_cast<double>(me)) - std::log10(static_cast<double>(ms)) +
-                     static_cast<double>(ee - es) * 0.301029995663981195213738894724493);
+  // -log10(err / scale) in double (log10_abs): a digit count needs no more. Boost 1.74's log10 of a
+  // cpp_bin_float<100> was seen not to return (a sanitized CI run, 2026-11-27:
+  // SimbodyLoopJointType/prismatic, its series loop in eval_log for > 10 min).
+  const double d = -(log10_abs(err) - log10_abs(scale));
   return std::max(0.0, std::min<double>(d, cap));
 }
 
