@@ -66,7 +66,7 @@ namespace {
 // a worker thread's arena above 64 MB), so every sample touched ~400 000 fresh pages again, and on
 // this VM a page fault is expensive: a 2000-chain fixture of 8 samples spent 46 s in the kernel
 // (147 s of user time, 107 s wall); with this policy 7 s (96 s, 58 s wall), the 2000-tree fixture
-// 27.6 → 10.2 s, peak memory within 10 % either way (docs/benchmarks.md, "Heap"). A user's own
+// 27.6 → 10.2 s, peak memory within 10 % either way (docs/benchmarks.md, "Sixth pass"). A user's own
 // GLIBC_TUNABLES for malloc is left as given.
 void keep_freed_memory() {
 #ifdef __GLIBC__
