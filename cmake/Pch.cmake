@@ -19,7 +19,7 @@ option(RBDREF_PCH "Precompile the common headers (Boost.Multiprecision, Eigen) p
 set(RBDREF_PCH_COMMON
   <algorithm> <array> <cmath> <functional> <map> <memory> <optional> <sstream> <string> <vector>
   <Eigen/Dense>
-  "${PROJECT_SOURCE_DIR}/reference/scalar.hpp")
+  <reference/scalar.hpp>)
 
 function(rbdref_precompile target)
   if(RBDREF_PCH)

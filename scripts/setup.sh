@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake pkg-config git
+  ccache                   # compiler cache: every build folder compiles through it (CMakeLists.txt)
   libeigen3-dev            # dense linear algebra, templated on the scalar
   libboost-dev             # Boost.Multiprecision (cpp_bin_float, float128, mpfr_float)
   libmpfr-dev libgmp-dev   # backend of the run-time-precision scalar
