@@ -29,15 +29,15 @@
 #include "checks/ladder_model.hpp"
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
-#include "reference/loop_constraints.hpp"
-#include "reference/loop_fd_projection.hpp"
-#include "reference/loop_fd_sparse.hpp"
-#include "reference/aba.hpp"
-#include "reference/crba.hpp"
-#include "reference/ltdl.hpp"
-#include "reference/mj_factor.hpp"
-#include "reference/mpfr_block_cache.hpp"
-#include "reference/rnea.hpp"
+#include "reference/loops/constraints.hpp"
+#include "reference/loops/fd_projection.hpp"
+#include "reference/loops/fd_sparse.hpp"
+#include "reference/tree/aba.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/ltdl.hpp"
+#include "reference/tree/mj_factor.hpp"
+#include "reference/numeric/mpfr_block_cache.hpp"
+#include "reference/tree/rnea.hpp"
 
 #include <benchmark/benchmark.h>
 #include <gmp.h>
@@ -742,7 +742,7 @@ void print_summary(const Collector& c) {
 int main(int argc, char** argv) {
   // Defaults first, so that the same flags given on the command line override them. Our own flag,
   // --no-mpfr-block-cache, is taken out: MPFR's blocks then come from GMP's default malloc and
-  // free instead of the cache the command line uses (reference/mpfr_block_cache.hpp), to measure
+  // free instead of the cache the command line uses (reference/numeric/mpfr_block_cache.hpp), to measure
   // what the cache changes.
   std::vector<char*> args;
   args.push_back(argv[0]);

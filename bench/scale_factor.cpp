@@ -6,7 +6,7 @@
 #include "io/io_util.hpp"
 #include "io/model_io.hpp"
 #include "io/state_io.hpp"
-#include "reference/mpfr_block_cache.hpp"
+#include "reference/numeric/mpfr_block_cache.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -7,7 +7,7 @@
 // 50 digits shows how many digits the identity actually holds to (digits = -log10(residual)).
 #pragma once
 
-#include "reference/scalar.hpp"
+#include "reference/numeric/scalar.hpp"
 
 #include <cmath>
 #include <string>

@@ -14,14 +14,14 @@
 //   contacts.equation_of_motion  max|H q̈ + C - τ - Tλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ|)  ≤ k ε
 //                                (eq. 11.41; H and C from CRBA and RNEA, q̈ from contact_dynamics)
 //   and the complementarity and zeta_dot_equation checks above, or the certificate's.
-// With soft contacts (§11.8, soft_contact.hpp), per soft contact, over all of them:
+// With soft contacts (§11.8, contact/soft.hpp), per soft contact, over all of them:
 //   soft.friction_cone           max(0, |f_t| - μ f_n) / (max f_n + 1e-300)                   ≤ k ε
 //   soft.stick_slip_rule         sticking iff |f_stick| ≤ μ f_n (residual 1 if violated), and sticking ⇒
 //                                |ẋ - v| / (max|v| + max|ẋ|) (the surface moves with the point)  ≤ k ε
 //   soft.surface_follows         touching with f_n > 0 ⇒ |ż - ṗ| / (max|ṗ| + max|ż|)          ≤ k ε
 //   soft.dissipation             max(-min W, |W - (D ż² + D_t|ẋ|² + f_tᵀ(ẋ - v))|) / (sum of its
 //                                terms' sizes): W = -(P + Ė) ≥ 0 and equals the dampers' and slip's ≤ k ε
-// The impulsive step (check_impact, §11.7; contact_impulse.hpp):
+// The impulsive step (check_impact, §11.7; contact/impulse.hpp):
 //   impact.momentum_balance      max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|)                    ≤ k ε  (eq. 11.57)
 //   impact.restitution           max over contacts receiving an impulse of |ζ⁺ + e ζ⁻| (and, for a
 //                                sticking contact, |ζ_x⁺|, |ζ_y⁺|) / max(|ζ⁻|, |ζ_t⁻|)          ≤ k ε  (eqs. 11.64, 11.71)
@@ -32,7 +32,7 @@
 #pragma once
 
 #include "checks/check_result.hpp"
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <vector>
 

@@ -3,10 +3,10 @@
 
 #include "checks/contact_checks.hpp"
 #include "checks/properties_impl.hpp"
-#include "reference/contact_dynamics.hpp"
-#include "reference/contact_impulse.hpp"
-#include "reference/crba.hpp"
-#include "reference/rnea.hpp"
+#include "reference/contact/dynamics.hpp"
+#include "reference/contact/impulse.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/rnea.hpp"
 
 #include <Eigen/Eigenvalues>
 

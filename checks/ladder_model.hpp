@@ -10,7 +10,7 @@
 // (rung_i = -θ), the motion of a parallelogram; q̇ likewise with θ̇.
 #pragma once
 
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <string>
 #include <vector>

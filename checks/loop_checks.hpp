@@ -25,7 +25,7 @@
 #pragma once
 
 #include "checks/check_result.hpp"
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <vector>
 

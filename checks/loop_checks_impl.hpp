@@ -3,14 +3,14 @@
 
 #include "checks/loop_checks.hpp"
 #include "checks/properties_impl.hpp"
-#include "reference/crba.hpp"
-#include "reference/integrate.hpp"
-#include "reference/loop_active.hpp"
-#include "reference/loop_constraints.hpp"
-#include "reference/loop_fd_kkt.hpp"
-#include "reference/loop_fd_lambda.hpp"
-#include "reference/loop_fd_projection.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/integrate.hpp"
+#include "reference/loops/active.hpp"
+#include "reference/loops/constraints.hpp"
+#include "reference/loops/fd_kkt.hpp"
+#include "reference/loops/fd_lambda.hpp"
+#include "reference/loops/fd_projection.hpp"
+#include "reference/tree/rnea.hpp"
 
 #include <Eigen/Eigenvalues>
 

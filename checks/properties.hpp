@@ -56,7 +56,7 @@
 //   n ≤ kEigenMaxN (64)      check_positive_definite: eigenvalues in T (λmin, λmax, κ);
 //                            above: the signs of the LᵀDL pivots D (exact for a symmetric H: H > 0
 //                            iff every pivot of table 6.3 is > 0), residual max(0, -min D / max H_kk),
-//                            κ from condition_estimate (reference/condition.hpp)
+//                            κ from condition_estimate (reference/tree/condition.hpp)
 //   κ(H) in the aba.* tolerances: condition_estimate (Lanczos on H and on H⁻¹ through the factor;
 //                            ~6 digits) at every n, instead of eigenvalues in T
 //   n ≤ kExactMaxN (256)     ltdl/ltl.reconstructs_H: exact max|LᵀDL - H| / max|H| over the whole
@@ -75,23 +75,23 @@
 //                            6.3's cost, n³/3 on a chain, so chains up to ~370 DoFs):
 //                            check_all factors CRBA's H by table 6.3 (ltdl, ltl) and runs the ltl.*
 //                            and mj_factorM.equals_ltdl checks. Above: the factor is
-//                            ltdl_articulated (reference/ltdl_articulated.hpp, O(n d)), checked
+//                            ltdl_articulated (reference/tree/ltdl_articulated.hpp, O(n d)), checked
 //                            against CRBA's H by ltdl.reconstructs_H, and the table 6.3 / LᵀL /
 //                            mj_factorM checks are not run (each would cost O(n d²) in T: ~2 min
 //                            per factorization for a 2000-body chain at bin50).
 #pragma once
 
 #include "checks/check_result.hpp"
-#include "reference/aba.hpp"
-#include "reference/condition.hpp"
-#include "reference/crba.hpp"
-#include "reference/crba_base.hpp"
-#include "reference/energy.hpp"
-#include "reference/integrate.hpp"
-#include "reference/ltdl.hpp"
-#include "reference/ltdl_articulated.hpp"
-#include "reference/mj_factor.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/aba.hpp"
+#include "reference/tree/condition.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/crba_base.hpp"
+#include "reference/tree/energy.hpp"
+#include "reference/tree/integrate.hpp"
+#include "reference/tree/ltdl.hpp"
+#include "reference/tree/ltdl_articulated.hpp"
+#include "reference/tree/mj_factor.hpp"
+#include "reference/tree/rnea.hpp"
 
 namespace rbd {
 

@@ -8,7 +8,7 @@
 // principal moments satisfy the triangle inequality with a margin), rotated by a random R.
 #pragma once
 
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <cstdint>
 #include <random>

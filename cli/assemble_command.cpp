@@ -1,6 +1,6 @@
 // rbdref assemble MODEL [--loops L] --state S.json --out S2.json [--precision P]
 //
-// Moves a closed-loop model's state onto its closure manifold (reference/loop_assembly.hpp):
+// Moves a closed-loop model's state onto its closure manifold (reference/loops/assembly.hpp):
 // q by Newton with minimum-norm steps until max|δ| reaches the working precision's last digits,
 // q̇ by the orthogonal projection onto null(K). qdd and tau are copied through unchanged. The
 // output is a state file (docs/formats.md, "State") keyed by joint name, every number a decimal
@@ -11,7 +11,7 @@
 #include "certify/evaluate.hpp"
 #include "certify/precision.hpp"
 #include "io/state_io.hpp"
-#include "reference/loop_assembly.hpp"
+#include "reference/loops/assembly.hpp"
 
 #include <iostream>
 #include <memory>

@@ -2,7 +2,7 @@
 // Exit status: 0 ok, 1 discrepancies found, 2 bad input (message names file, field, expectation).
 #include "cli/commands.hpp"
 #include "io/io_util.hpp"
-#include "reference/mpfr_block_cache.hpp"
+#include "reference/numeric/mpfr_block_cache.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -82,7 +82,7 @@ void keep_freed_memory() {
 
 int main(int argc, char** argv) {
   keep_freed_memory();  // before any thread starts
-  rbd::install_mpfr_block_cache();  // MPFR's temporaries without a malloc each (reference/mpfr_block_cache.hpp)
+  rbd::install_mpfr_block_cache();  // MPFR's temporaries without a malloc each (reference/numeric/mpfr_block_cache.hpp)
   CLI::App app{"rbdref: reference values for rigid-body dynamics engines, with certified digits"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "rbdref 0.1.0");

@@ -2,7 +2,7 @@
 //                 [--precision P] --out TRAJ.json
 //
 // The general procedure of contact-dynamics simulation, RBDA §11.5 table 11.1
-// (reference/contact_simulation.hpp): the active contacts as equalities, gain and negative-force
+// (reference/contact/simulation.hpp): the active contacts as equalities, gain and negative-force
 // events located on the step's own polynomial (Euler eq. 11.49, Heun eq. 11.51), an impact (§11.7)
 // at every gain, the LCP (11.42) for the new sets after every event. τ is the state's, constant.
 // The trajectory file ("rbdref.trajectory", docs/formats.md) holds every step's t, q, q̇ and
@@ -13,7 +13,7 @@
 #include "certify/evaluate.hpp"
 #include "certify/precision.hpp"
 #include "io/state_io.hpp"
-#include "reference/contact_simulation.hpp"
+#include "reference/contact/simulation.hpp"
 
 #include <iostream>
 #include <memory>

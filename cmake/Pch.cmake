@@ -1,6 +1,6 @@
 # Precompiled headers (issue 12, target 6; docs/benchmarks.md, "Build").
 #
-# Nearly every unit of rbdref includes reference/scalar.hpp, i.e. Boost.Multiprecision
+# Nearly every unit of rbdref includes reference/numeric/scalar.hpp, i.e. Boost.Multiprecision
 # (cpp_bin_float, cpp_int, mpfr, float128) and Eigen: ~3 s of parsing per unit under clang++
 # (-ftime-trace: 2.9 of cli_test.cpp's 5.5 s), in ~75 units. Each target compiles that parse once,
 # into a precompiled header of the headers below, and every unit of the target starts from it
@@ -8,7 +8,7 @@
 # not shared (REUSE_FROM), because targets differ in optimization level (tests: -O0) and
 # definitions, which a precompiled header must match.
 #
-# Only third-party headers and reference/scalar.hpp, the header at the bottom of everything, are
+# Only third-party headers and reference/numeric/scalar.hpp, the header at the bottom of everything, are
 # precompiled: a unit that forgets to include a project header it uses still fails to compile, as
 # without precompiled headers. RBDREF_PCH=OFF builds without them (the same code, slower).
 #
@@ -19,7 +19,7 @@ option(RBDREF_PCH "Precompile the common headers (Boost.Multiprecision, Eigen) p
 set(RBDREF_PCH_COMMON
   <algorithm> <array> <cmath> <functional> <map> <memory> <optional> <sstream> <string> <vector>
   <Eigen/Dense>
-  <reference/scalar.hpp>)
+  <reference/numeric/scalar.hpp>)
 
 function(rbdref_precompile target)
   if(RBDREF_PCH)

@@ -9,7 +9,7 @@
 
 #include "io/engine_output.hpp"
 #include "fixtures/fixture.hpp"
-#include "reference/jcalc.hpp"
+#include "reference/tree/jcalc.hpp"
 
 #include <memory>
 #include <string>

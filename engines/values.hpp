@@ -6,8 +6,8 @@
 
 #include "engines/adapter.hpp"
 #include "io/engine_output.hpp"
-#include "reference/scalar.hpp"
-#include "reference/spatial.hpp"
+#include "reference/numeric/scalar.hpp"
+#include "reference/spatial/spatial.hpp"
 
 #include <Eigen/Eigenvalues>
 

@@ -5,13 +5,13 @@
 #include "io/engine_output.hpp"
 #include "io/model_io.hpp"
 #include "io/state_io.hpp"
-#include "reference/crba.hpp"
-#include "reference/loop_assembly.hpp"
-#include "reference/loop_clusters.hpp"
-#include "reference/loop_fd_kkt.hpp"
-#include "reference/loop_fd_lambda.hpp"
-#include "reference/loop_fd_projection.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/loops/assembly.hpp"
+#include "reference/loops/clusters.hpp"
+#include "reference/loops/fd_kkt.hpp"
+#include "reference/loops/fd_lambda.hpp"
+#include "reference/loops/fd_projection.hpp"
+#include "reference/tree/rnea.hpp"
 
 #include <cxxabi.h>
 #include <unistd.h>

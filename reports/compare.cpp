@@ -70,7 +70,7 @@ std::vector<bool> rigid_friction(const ModelDesc& desc) {
 }
 
 // The length of impact_lambda: one impulse per rigid contact, three (t_x, t_y, normal) for a
-// contact with friction when the impact is frictional (contact_impulse.hpp).
+// contact with friction when the impact is frictional (contact/impulse.hpp).
 int impulse_components(const ModelDesc& desc) {
   const std::vector<bool> fr = rigid_friction(desc);
   const bool frictional = std::find(fr.begin(), fr.end(), true) != fr.end();

@@ -7,12 +7,12 @@
 #include "checks/properties.hpp"
 #include "certify/precision.hpp"
 #include "io/state_io.hpp"
-#include "reference/build_model.hpp"
-#include "reference/contact_dynamics.hpp"
-#include "reference/crba.hpp"
-#include "reference/loop_constraints.hpp"
-#include "reference/loop_gauss.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/build_model.hpp"
+#include "reference/contact/dynamics.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/loops/constraints.hpp"
+#include "reference/loops/gauss.hpp"
+#include "reference/tree/rnea.hpp"
 #include "reports/compare.hpp"
 
 #include <cmath>

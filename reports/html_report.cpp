@@ -2,6 +2,7 @@
 #include "reports/html_report.hpp"
 
 #include "io/io_util.hpp"
+#include "io/xml_escape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,20 +19,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string esc(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Tolerant readers: a field of the wrong type reads as absent (the audit writes these documents;
 // `rbdref html` checks the structure it needs before this).
@@ -87,8 +74,8 @@ std::string svg_chart(const std::string& title, const std::string& x_label, cons
   auto Y = [&](double y) { return T + (1 - std::clamp(y, 0.0, y_max) / y_max) * (H - T - B); };
   std::ostringstream s;
   s << "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " "
-    << H << "\" role=\"img\" aria-label=\"" << esc(title) << "\">\n";
-  s << "<text x=\"" << L << "\" y=\"16\" class=\"ct\">" << esc(title) << "</text>\n";
+    << H << "\" role=\"img\" aria-label=\"" << xml_escape(title) << "\">\n";
+  s << "<text x=\"" << L << "\" y=\"16\" class=\"ct\">" << xml_escape(title) << "</text>\n";
   for (int d = 0; d <= 16; d += 4) {
     s << "<line x1=\"" << L << "\" x2=\"" << W - R << "\" y1=\"" << Y(d) << "\" y2=\"" << Y(d) << "\" class=\"grid\"/>"
       << "<text x=\"" << L - 6 << "\" y=\"" << Y(d) + 4 << "\" class=\"yt\">" << d << "</text>\n";
@@ -96,7 +83,7 @@ std::string svg_chart(const std::string& title, const std::string& x_label, cons
   s << "<text x=\"12\" y=\"" << (T + H - B) / 2 << "\" class=\"al\" transform=\"rotate(-90 12 " << (T + H - B) / 2 << ")\">digits</text>\n";
   if (!x_ticks.empty()) {
     for (size_t k = 0; k < x_ticks.size(); ++k)
-      s << "<text x=\"" << X(static_cast<double>(k)) << "\" y=\"" << H - B + 16 << "\" class=\"xt\">" << esc(x_ticks[k]) << "</text>\n";
+      s << "<text x=\"" << X(static_cast<double>(k)) << "\" y=\"" << H - B + 16 << "\" class=\"xt\">" << xml_escape(x_ticks[k]) << "</text>\n";
   } else {
     // Ticks at a 1, 2 or 5 × 10^k step, about five of them.
     const double raw = (x_max - x_min) / 5, p10 = std::pow(10.0, std::floor(std::log10(raw)));
@@ -106,7 +93,7 @@ std::string svg_chart(const std::string& title, const std::string& x_label, cons
     for (double v = std::ceil(x_min / step) * step; v <= x_max + 1e-9 * step; v += step)
       s << "<text x=\"" << X(v) << "\" y=\"" << H - B + 16 << "\" class=\"xt\">" << fmt(f.c_str(), v) << "</text>\n";
   }
-  s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 8 << "\" class=\"al\">" << esc(x_label) << "</text>\n";
+  s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 8 << "\" class=\"al\">" << xml_escape(x_label) << "</text>\n";
   for (size_t si = 0; si < series.size(); ++si) {
     const std::string c = kPalette[si % (sizeof kPalette / sizeof *kPalette)];
     const auto& pts = series[si].second;
@@ -119,12 +106,12 @@ std::string svg_chart(const std::string& title, const std::string& x_label, cons
     for (const Point& p : pts) {
       if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
       s << "<circle cx=\"" << fmt("%.1f", X(p.x)) << "\" cy=\"" << fmt("%.1f", Y(p.y)) << "\" r=\"" << (p.failed ? 4.5 : 3)
-        << "\" fill=\"" << c << "\"" << (p.failed ? " stroke=\"#000\" stroke-width=\"1.5\"" : "") << "><title>" << esc(series[si].first)
-        << " " << esc(p.label) << ": " << fmt("%.1f", p.y) << " digits" << (p.y > y_max ? " (above the axis)" : "")
+        << "\" fill=\"" << c << "\"" << (p.failed ? " stroke=\"#000\" stroke-width=\"1.5\"" : "") << "><title>" << xml_escape(series[si].first)
+        << " " << xml_escape(p.label) << ": " << fmt("%.1f", p.y) << " digits" << (p.y > y_max ? " (above the axis)" : "")
         << (p.failed ? ", outside tolerance" : "") << "</title></circle>\n";
     }
     s << "<rect x=\"" << W - R + 10 << "\" y=\"" << T + 14 * si << "\" width=\"10\" height=\"10\" fill=\"" << c << "\"/>"
-      << "<text x=\"" << W - R + 24 << "\" y=\"" << T + 9 + 14 * si << "\" class=\"lg\">" << esc(series[si].first) << "</text>\n";
+      << "<text x=\"" << W - R + 24 << "\" y=\"" << T + 9 + 14 * si << "\" class=\"lg\">" << xml_escape(series[si].first) << "</text>\n";
   }
   s << "</svg>\n";
   return s.str();
@@ -232,7 +219,7 @@ std::string audit_html(const ojson& audit, const std::string& file) {
     << " engine × model runs: " << n_passed << " passed, " << n_known << " known, " << n_failed << " failed, " << n_other
     << " not run (unsupported or not available)</p>\n";
   if (baseline.is_object())
-    h << "<p>Baseline <span class=\"mono\">" << esc(str(baseline, "file")) << "</span>, margin " << fmt("%.1f", num(baseline, "margin_digits"))
+    h << "<p>Baseline <span class=\"mono\">" << xml_escape(str(baseline, "file")) << "</span>, margin " << fmt("%.1f", num(baseline, "margin_digits"))
       << " digits: " << (flag(baseline, "regressed", false) ? "<b>regressions</b> (below)" : "no regression") << ".</p>\n";
   h << "<div id=\"script-errors\"></div>\n";
 
@@ -242,16 +229,16 @@ std::string audit_html(const ojson& audit, const std::string& file) {
        "<b>!</b> outside tolerance, <b>~</b> outside tolerance by a convention the engine declares, <b>known</b> a known "
        "discrepancy of the baseline. Hover a cell for its worst sample.</p>\n";
   h << "<table id=\"heatmap-table\"><thead><tr><th class=\"l\">engine</th><th class=\"l\">model</th>";
-  for (const std::string& q : quantities) h << "<th>" << esc(q) << "</th>";
+  for (const std::string& q : quantities) h << "<th>" << xml_escape(q) << "</th>";
   h << "<th class=\"l\">echo</th><th class=\"l\">status</th></tr></thead><tbody>\n";
   for (const ojson& run : runs) {
     const std::string st = str(run, "status"), bl = str(field(run, "baseline"), "status");
     const std::string anchor = "run-" + str(run, "engine") + "-" + str(run, "model");
-    h << "<tr><td class=\"l\"><a href=\"#" << esc(anchor) << "\">" << esc(str(run, "engine")) << "</a></td><td class=\"l\">" << esc(str(run, "model"))
+    h << "<tr><td class=\"l\"><a href=\"#" << xml_escape(anchor) << "\">" << xml_escape(str(run, "engine")) << "</a></td><td class=\"l\">" << xml_escape(str(run, "model"))
       << "</td>";
     const ojson* r = report_of(run);
     if (!r) {
-      h << "<td class=\"l na\" colspan=\"" << quantities.size() + 2 << "\">" << esc(st) << ": " << esc(str(run, "reason")) << "</td></tr>\n";
+      h << "<td class=\"l na\" colspan=\"" << quantities.size() + 2 << "\">" << xml_escape(st) << ": " << xml_escape(str(run, "reason")) << "</td></tr>\n";
       continue;
     }
     std::set<std::string> known;
@@ -268,12 +255,12 @@ std::string audit_html(const ojson& audit, const std::string& file) {
       const double d = num(*q, "min_digits");
       const bool passed = flag(*q, "passed", false), conv = q->contains("convention");
       const std::string mark = passed ? "" : known.count(qn) ? " known" : conv ? "~" : "!";
-      h << "<td style=\"background:" << digits_colour(d) << "\" title=\"" << esc(qn) << ": worst sample " << esc(str(field(*q, "worst"), "sample"))
-        << ", rel err " << fmt("%.3g", num(*q, "max_rel_err")) << ", tolerance " << fmt("%.3g", num(*q, "tolerance")) << " (" << esc(str(*q, "rule"))
-        << ")" << (conv ? "; convention: " + esc(str(*q, "convention")) : "") << "\">" << fmt("%.1f", d) << esc(mark) << "</td>";
+      h << "<td style=\"background:" << digits_colour(d) << "\" title=\"" << xml_escape(qn) << ": worst sample " << xml_escape(str(field(*q, "worst"), "sample"))
+        << ", rel err " << fmt("%.3g", num(*q, "max_rel_err")) << ", tolerance " << fmt("%.3g", num(*q, "tolerance")) << " (" << xml_escape(str(*q, "rule"))
+        << ")" << (conv ? "; convention: " + xml_escape(str(*q, "convention")) : "") << "\">" << fmt("%.1f", d) << xml_escape(mark) << "</td>";
     }
     const std::string echo = str(field(*r, "model_echo"), "status");
-    h << "<td class=\"l\">" << esc(echo.empty() ? "none" : echo) << "</td><td class=\"l "
+    h << "<td class=\"l\">" << xml_escape(echo.empty() ? "none" : echo) << "</td><td class=\"l "
       << (st == "passed" ? "ok" : bl == "known" ? "known" : "bad") << "\">" << (st == "passed" ? "passed" : bl == "known" ? "known" : "FAILED")
       << "</td></tr>\n";
   }
@@ -290,17 +277,17 @@ std::string audit_html(const ojson& audit, const std::string& file) {
     if (st == "unsupported" || st == "not available") continue;
     ++n_diag;
     const std::string cls = st == "passed" ? "ok" : bl == "known" ? "known" : "bad";
-    h << "<p class=\"diag\"><span class=\"verdict " << cls << "\">" << esc(str(run, "engine")) << " × " << esc(str(run, "model")) << "</span> "
-      << esc(d.empty() ? str(run, "reason") : d) << (bl == "known" ? " <b>[known]</b>" : "") << "</p>\n";
+    h << "<p class=\"diag\"><span class=\"verdict " << cls << "\">" << xml_escape(str(run, "engine")) << " × " << xml_escape(str(run, "model")) << "</span> "
+      << xml_escape(d.empty() ? str(run, "reason") : d) << (bl == "known" ? " <b>[known]</b>" : "") << "</p>\n";
     if (!str(field(run, "baseline"), "reason").empty())
-      h << "<p class=\"diag\">&nbsp;&nbsp;accepted because: " << esc(str(run["baseline"], "reason")) << "</p>\n";
+      h << "<p class=\"diag\">&nbsp;&nbsp;accepted because: " << xml_escape(str(run["baseline"], "reason")) << "</p>\n";
     if (field(run, "baseline").is_object())
       for (const char* kind : {"regressions", "known", "improvements"})
         if (field(run["baseline"], kind).is_array())
           for (const ojson& line : run["baseline"][kind])
             if (line.is_string())
               h << "<p class=\"diag mono\">&nbsp;&nbsp;" << (std::string(kind) == "regressions" ? "REGRESSION" : kind) << ": "
-                << esc(line.get<std::string>()) << "</p>\n";
+                << xml_escape(line.get<std::string>()) << "</p>\n";
   }
   if (!n_diag) h << "<p>Every run within tolerance; nothing to diagnose.</p>\n";
 
@@ -328,11 +315,11 @@ std::string audit_html(const ojson& audit, const std::string& file) {
     if (field(s, "worst_entry").is_array() && s["worst_entry"].size() == 2)
       entry = "(" + s["worst_entry"][0].dump() + "," + s["worst_entry"][1].dump() + ")";
     h << "<tr" << (worst[k].badness > 1 ? (s.contains("convention") ? " class=\"known\"" : " class=\"bad\"") : "") << "><td class=\"l\">"
-      << esc(str(*worst[k].run, "engine")) << "</td><td class=\"l\">" << esc(str(*worst[k].run, "model")) << "</td><td class=\"l\">"
-      << esc(str(s, "quantity")) << "</td><td class=\"l\">" << esc(str(s, "sample")) << "</td><td class=\"l\">" << esc(entry) << "</td><td>"
+      << xml_escape(str(*worst[k].run, "engine")) << "</td><td class=\"l\">" << xml_escape(str(*worst[k].run, "model")) << "</td><td class=\"l\">"
+      << xml_escape(str(s, "quantity")) << "</td><td class=\"l\">" << xml_escape(str(s, "sample")) << "</td><td class=\"l\">" << xml_escape(entry) << "</td><td>"
       << fmt("%.1f", num(s, "digits")) << "</td><td>" << fmt("%.3g", num(s, "rel_err")) << "</td><td>" << fmt("%.3g", num(s, "tolerance"))
-      << "</td><td>" << fmt("%.3g", worst[k].badness) << "</td><td class=\"l mono\">" << esc(str(s, "reference")) << "</td><td class=\"l mono\">"
-      << esc(str(s, "engine")) << "</td></tr>\n";
+      << "</td><td>" << fmt("%.3g", worst[k].badness) << "</td><td class=\"l mono\">" << xml_escape(str(s, "reference")) << "</td><td class=\"l mono\">"
+      << xml_escape(str(s, "engine")) << "</td></tr>\n";
   }
   h << "</tbody></table>\n";
 
@@ -343,25 +330,25 @@ std::string audit_html(const ojson& audit, const std::string& file) {
     if (!r) continue;
     const std::string st = str(run, "status"), bl = str(field(run, "baseline"), "status");
     const std::string model = str(run, "model");
-    h << "<details id=\"" << esc("run-" + str(run, "engine") + "-" + model) << "\"" << (st == "passed" ? "" : " open") << "><summary>"
-      << esc(str(run, "engine")) << " × " << esc(model) << " — " << (st == "passed" ? "passed" : bl == "known" ? "known" : "FAILED") << "</summary>\n";
+    h << "<details id=\"" << xml_escape("run-" + str(run, "engine") + "-" + model) << "\"" << (st == "passed" ? "" : " open") << "><summary>"
+      << xml_escape(str(run, "engine")) << " × " << xml_escape(model) << " — " << (st == "passed" ? "passed" : bl == "known" ? "known" : "FAILED") << "</summary>\n";
     const ojson& eng = field(*r, "engine");
-    h << "<p>" << esc(str(eng, "name")) << " " << esc(str(eng, "version")) << ", scalar " << esc(str(eng, "scalar")) << ", import path "
-      << esc(str(eng, "import_path")) << "; model sha256 <span class=\"mono\">" << esc(str(field(*r, "model"), "sha256").substr(0, 16))
+    h << "<p>" << xml_escape(str(eng, "name")) << " " << xml_escape(str(eng, "version")) << ", scalar " << xml_escape(str(eng, "scalar")) << ", import path "
+      << xml_escape(str(eng, "import_path")) << "; model sha256 <span class=\"mono\">" << xml_escape(str(field(*r, "model"), "sha256").substr(0, 16))
       << "…</span></p>\n";
     const std::string d = str(run, "diagnosis");
-    if (!d.empty() && d != "none") h << "<p><b>Diagnosis:</b> " << esc(d) << "</p>\n";
+    if (!d.empty() && d != "none") h << "<p><b>Diagnosis:</b> " << xml_escape(d) << "</p>\n";
     // Model echo.
     const ojson& echo = field(*r, "model_echo");
     if (echo.is_object()) {
-      h << "<h3>Model echo: " << esc(str(echo, "status")) << "</h3>\n<table><tr>";
+      h << "<h3>Model echo: " << xml_escape(str(echo, "status")) << "</h3>\n<table><tr>";
       const ojson& mx = field(echo, "max");
       if (mx.is_object()) {
-        for (auto it = mx.begin(); it != mx.end(); ++it) h << "<th>" << esc(it.key()) << "</th>";
+        for (auto it = mx.begin(); it != mx.end(); ++it) h << "<th>" << xml_escape(it.key()) << "</th>";
         h << "</tr><tr>";
-        for (auto it = mx.begin(); it != mx.end(); ++it) h << "<td>" << (it.value().is_number() ? fmt("%.2g", it.value().get<double>()) : esc(it.value().dump())) << "</td>";
+        for (auto it = mx.begin(); it != mx.end(); ++it) h << "<td>" << (it.value().is_number() ? fmt("%.2g", it.value().get<double>()) : xml_escape(it.value().dump())) << "</td>";
       }
-      h << "</tr></table>\n<p class=\"mono\">tolerance: " << esc(str(field(echo, "tolerance"), "rule")) << "</p>\n";
+      h << "</tr></table>\n<p class=\"mono\">tolerance: " << xml_escape(str(field(echo, "tolerance"), "rule")) << "</p>\n";
     } else {
       h << "<h3>Model echo: none</h3>\n";
     }
@@ -371,11 +358,11 @@ std::string audit_html(const ojson& audit, const std::string& file) {
     for (const ojson& q : (*r)["quantities"]) {
       if (!(num(q, "samples") > 0)) continue;
       const bool passed = flag(q, "passed", false);
-      h << "<tr><td class=\"l\">" << esc(str(q, "quantity")) << "</td><td>" << fmt("%.0f", num(q, "samples")) << "</td><td style=\"background:"
+      h << "<tr><td class=\"l\">" << xml_escape(str(q, "quantity")) << "</td><td>" << fmt("%.0f", num(q, "samples")) << "</td><td style=\"background:"
         << digits_colour(num(q, "min_digits")) << "\">" << fmt("%.1f", num(q, "min_digits")) << "</td><td>" << fmt("%.0f", num(q, "cap"))
-        << "</td><td class=\"l\">" << esc(str(field(q, "worst"), "sample")) << "</td><td>" << fmt("%.3g", num(q, "max_rel_err")) << "</td><td>"
-        << fmt("%.3g", num(q, "tolerance")) << "</td><td class=\"l\">" << esc(str(q, "rule")) << "</td><td class=\"l\">"
-        << (passed ? "passed" : q.contains("convention") ? "convention: " + esc(str(q, "convention")) : "<b>outside tolerance</b>") << "</td></tr>\n";
+        << "</td><td class=\"l\">" << xml_escape(str(field(q, "worst"), "sample")) << "</td><td>" << fmt("%.3g", num(q, "max_rel_err")) << "</td><td>"
+        << fmt("%.3g", num(q, "tolerance")) << "</td><td class=\"l\">" << xml_escape(str(q, "rule")) << "</td><td class=\"l\">"
+        << (passed ? "passed" : q.contains("convention") ? "convention: " + xml_escape(str(q, "convention")) : "<b>outside tolerance</b>") << "</td></tr>\n";
     }
     h << "</tbody></table>\n";
     // Charts.
@@ -413,13 +400,13 @@ std::string audit_html(const ojson& audit, const std::string& file) {
                           fmt("%.3g", num(c, "tolerance")) + (c.contains("convention") ? " (convention)" : ""));
     if (!failing.empty()) {
       h << "<h3>Failing checks</h3>\n<ul>";
-      for (const std::string& f : failing) h << "<li class=\"mono\">" << esc(f) << "</li>";
+      for (const std::string& f : failing) h << "<li class=\"mono\">" << xml_escape(f) << "</li>";
       h << "</ul>\n";
     }
     if (field(*r, "notes").is_array() && !(*r)["notes"].empty()) {
       h << "<h3>Notes</h3>\n<ul>";
       for (const ojson& n : (*r)["notes"])
-        if (n.is_string()) h << "<li>" << esc(n.get<std::string>()) << "</li>";
+        if (n.is_string()) h << "<li>" << xml_escape(n.get<std::string>()) << "</li>";
       h << "</ul>\n";
     }
     h << "</details>\n";

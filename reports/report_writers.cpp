@@ -1,5 +1,6 @@
 // Writers of a comparison report: JSON (format "rbdref.report" version 1, docs/reports.md), JUnit
 // XML for CI dashboards, and the short tables the commands print.
+#include "io/xml_escape.hpp"
 #include "reports/compare.hpp"
 
 #include <cmath>
@@ -68,24 +69,6 @@ std::vector<CheckKind> check_kinds(const std::vector<SampleCheck>& checks) {
   return kinds;
 }
 
-// XML 1.0 text: the five special characters escaped, control characters other than tab, newline
-// and carriage return (not allowed in XML 1.0) replaced by '?'.
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') out += '?';
-        else out += ch;
-    }
-  }
-  return out;
-}
 
 std::string quantity_failure(const Report& r, const QuantityScore& q) {
   std::string m = q.quantity + ": worst sample " + q.worst_sample + " entry " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity));

@@ -1,7 +1,7 @@
 // `rbdref eval` end to end: the real command on real files. Bad input of every kind gives exit
 // status 2, a message naming the file and the field, and no output file.
 #include "certify/evaluate.hpp"
-#include "reference/scalar.hpp"
+#include "reference/numeric/scalar.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

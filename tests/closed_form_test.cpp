@@ -29,11 +29,11 @@
 //
 // Velocity terms come from the Christoffel symbols of H:
 //   C_i = Σ_jk Γ_ijk q̇_j q̇_k + ∂V/∂q_i,  Γ_ijk = ½ (∂H_ij/∂q_k + ∂H_ik/∂q_j - ∂H_jk/∂q_i).
-#include "reference/aba.hpp"
-#include "reference/crba.hpp"
-#include "reference/energy.hpp"
-#include "reference/model.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/aba.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/energy.hpp"
+#include "reference/tree/model.hpp"
+#include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
 
 #include <Eigen/LU>

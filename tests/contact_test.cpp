@@ -1,10 +1,10 @@
-// Point contacts (reference/contact.hpp, contact_dynamics.hpp; RBDA §11.1-11.5) against routes
+// Point contacts (reference/contact/kinematics.hpp, contact/dynamics.hpp; RBDA §11.1-11.5) against routes
 // that do not share their code:
 //   * t_i = ∂φ_i/∂q (eq. 11.40), ζ = φ̇ (11.38) and Ṫᵀq̇ = φ̈ - tᵀq̈ (11.39) by central differences
 //     along the exact joint flow q ⊕ s q̇ (integrate_q: q̈ = 0 along it), at 100 digits, on random
 //     trees with every joint type and random contacts with the world and between bodies, with a
 //     gap (φ ≠ 0) and in contact;
-//   * T from the body Jacobians (reference/jacobian.hpp, body coordinates) instead of base-frame
+//   * T from the body Jacobians (reference/tree/jacobian.hpp, body coordinates) instead of base-frame
 //     motion subspaces; M from a dense LDLᵀ of H instead of the tree's sparse LᵀDL; q̈_free from ABA;
 //   * the LCP's solutions from enumeration of every complementary index set (here, not the
 //     library's), compared on ζ̇, Tλ, q̈ (unique) and on λ where M is positive-definite, at bin50
@@ -14,15 +14,15 @@
 //     planes whose normals give t_2 = -t_1 and d_1 + d_2 = -√2 ω² < 0, the analogue of example 11.1
 //     (no solution; certificate y = (1, 1)).
 #include "checks/random_model.hpp"
-#include "reference/aba.hpp"
+#include "reference/tree/aba.hpp"
 #include "checks/contact_checks.hpp"
-#include "reference/contact_dynamics.hpp"
-#include "reference/contact_geometry.hpp"
-#include "reference/contact_impulse.hpp"
-#include "reference/contact_simulation.hpp"
-#include "reference/soft_contact.hpp"
-#include "reference/integrate.hpp"
-#include "reference/jacobian.hpp"
+#include "reference/contact/dynamics.hpp"
+#include "reference/contact/geometry.hpp"
+#include "reference/contact/impulse.hpp"
+#include "reference/contact/simulation.hpp"
+#include "reference/contact/soft.hpp"
+#include "reference/tree/integrate.hpp"
+#include "reference/tree/jacobian.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -117,7 +117,7 @@ TEST(ContactKinematics, NormalGapRateAndVelocityProductTermByFiniteDifferences) 
   EXPECT_GE(checked, 18);
 }
 
-// T through the body Jacobians (body coordinates, reference/jacobian.hpp): t_i = J_Bᵀ (BX0* n̂) -
+// T through the body Jacobians (body coordinates, reference/tree/jacobian.hpp): t_i = J_Bᵀ (BX0* n̂) -
 // J_Aᵀ (AX0* n̂), against contact_kinematics' base-frame motion subspaces.
 template <class T>
 void expect_T_from_jacobians(const Model<T>& m, const VecX<T>& q, const ContactKinematics<T>& ck) {

@@ -171,7 +171,7 @@ TEST(Fixture, Version2FixturesAreStillRead) {
       for (size_t e = 0; e < a.values.size(); ++e) {
         // Certified digits may only rise: sample 1 sits at q = π + 1e-7, where C and the momentum
         // are ~1e-7, and the version-2 values came from Boost's cpp_bin_float sine, which reduces
-        // with π at 50 digits and left 43 certified digits there; sin_cos (reference/scalar.hpp)
+        // with π at 50 digits and left 43 certified digits there; sin_cos (reference/numeric/scalar.hpp)
         // reduces in 120 digits and keeps 49-50.
         EXPECT_GE(b->digits[e], a.digits[e] - 1) << a.name << e;
         if (k == 1 && a.name == "C") {

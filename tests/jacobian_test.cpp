@@ -2,7 +2,7 @@
 // a_i = J_i qdd + avp_i against the time derivative of the body velocity, taken by a central
 // difference at 100 digits (h = 1e-30: truncation ~1e-60, rounding ~1e-70).
 #include "checks/random_model.hpp"
-#include "reference/jacobian.hpp"
+#include "reference/tree/jacobian.hpp"
 #include "tests/test_util.hpp"
 
 namespace rbd::test {

@@ -1,7 +1,7 @@
-// jcalc (RBDA table 4.1) for every joint type: S is the derivative of XJ (seed 003 eq. 16), cJ
+// jcalc (RBDA table 4.1) for every joint type: S is the derivative of XJ (Carius eq. 16), cJ
 // the derivative of S along the motion, T spans the forces that do no work on S, and axes are
 // normalized without changing the joint's type or direction.
-#include "reference/jcalc.hpp"
+#include "reference/tree/jcalc.hpp"
 #include "tests/test_util.hpp"
 
 namespace rbd::test {

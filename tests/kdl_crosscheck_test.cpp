@@ -4,8 +4,8 @@
 // Agreement to ~13 digits shows that both read the URDF the same way (origins, rpy, axes,
 // inertial frames, fixed-joint merging) — the place where engines most often differ.
 #include "io/model_io.hpp"
-#include "reference/crba.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
 
 #include <kdl/chaindynparam.hpp>

@@ -1,11 +1,11 @@
-// Lemke's method for the contact LCP (reference/lcp.hpp, RBDA §11.5 eq. 11.42) against an
+// Lemke's method for the contact LCP (reference/contact/lcp.hpp, RBDA §11.5 eq. 11.42) against an
 // independent route: enumeration of every complementary index set S (λ_i = 0 off S, ζ̇_i = 0 on S,
 // M_SS λ_S = -d_S solved by a rank-revealing decomposition, then λ ≥ 0 and ζ̇ ≥ 0 checked). For a
 // symmetric positive semi-definite M the solutions, when they exist, share ζ̇ (and Mλ): Lemke's must
 // equal the enumeration's there, at double and at 50 digits. When the enumeration finds no
 // solution, Lemke must return a certificate y ≥ 0, My = 0, dᵀy < 0, checked here.
-#include "reference/contact_force_qp.hpp"
-#include "reference/lcp.hpp"
+#include "reference/contact/force_qp.hpp"
+#include "reference/contact/lcp.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

@@ -17,7 +17,7 @@
 //    mobility are the mechanism's, the checks pass at double and bin50, URDF + loops file and the
 //    canonical version-2 JSON give identical numbers.
 // 3. Assembly: from the sketched starts, Newton converges quadratically to the last digits.
-// 4. Fig. 8.3's closed-form γ, G, g (reference/loop_closure_fig83.hpp) against §8.8.
+// 4. Fig. 8.3's closed-form γ, G, g (tests/loop_closure_fig83.hpp) against §8.8.
 // 5. The 1 km four-bar: base-frame K, k lose digits, loop-local ones do not.
 #include "certify/evaluate.hpp"
 #include "checks/loop_checks.hpp"
@@ -25,18 +25,18 @@
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
 #include "io/state_io.hpp"
-#include "reference/loop_active.hpp"
-#include "reference/loop_assembly.hpp"
-#include "reference/loop_clusters.hpp"
-#include "reference/loop_closure_fig83.hpp"
-#include "reference/loop_fd_kkt.hpp"
-#include "reference/loop_fd_lambda.hpp"
-#include "reference/loop_fd_projection.hpp"
-#include "reference/loop_inverse_dynamics.hpp"
-#include "reference/rnea.hpp"
-#include "reference/crba.hpp"
-#include "reference/loop_constraints.hpp"
-#include "reference/loop_gauss.hpp"
+#include "reference/loops/active.hpp"
+#include "reference/loops/assembly.hpp"
+#include "reference/loops/clusters.hpp"
+#include "tests/loop_closure_fig83.hpp"
+#include "reference/loops/fd_kkt.hpp"
+#include "reference/loops/fd_lambda.hpp"
+#include "reference/loops/fd_projection.hpp"
+#include "reference/loops/inverse_dynamics.hpp"
+#include "reference/tree/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/loops/constraints.hpp"
+#include "reference/loops/gauss.hpp"
 #include "tests/loop_bundled.hpp"
 #include "tests/test_util.hpp"
 

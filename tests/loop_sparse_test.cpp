@@ -1,16 +1,16 @@
-// The sparse-matrix method of RBDA §8.13 (reference/loop_fd_sparse.hpp) against the spanning-tree
+// The sparse-matrix method of RBDA §8.13 (reference/loops/fd_sparse.hpp) against the spanning-tree
 // methods: the same q̈ on every bundled mechanism, on ladders built in code and with an active loop
 // joint, at double and bin50.
 #include "checks/ladder_model.hpp"
 #include "io/model_io.hpp"
 #include "io/state_io.hpp"
-#include "reference/crba.hpp"
-#include "reference/loop_active.hpp"
-#include "reference/loop_constraints.hpp"
-#include "reference/loop_fd_kkt.hpp"
-#include "reference/loop_fd_projection.hpp"
-#include "reference/loop_fd_sparse.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/loops/active.hpp"
+#include "reference/loops/constraints.hpp"
+#include "reference/loops/fd_kkt.hpp"
+#include "reference/loops/fd_projection.hpp"
+#include "reference/loops/fd_sparse.hpp"
+#include "reference/tree/rnea.hpp"
 #include "tests/loop_bundled.hpp"
 #include "tests/test_util.hpp"
 

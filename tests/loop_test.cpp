@@ -18,14 +18,14 @@
 //    loop's k (its velocity-product terms, eq. 8.47) must cancel exactly. Dropping v_s × v_p from
 //    k, or flipping ε_lj, breaks it (planted once each; see the closing note of issue 9).
 #include "io/model_io.hpp"
-#include "reference/crba.hpp"
-#include "reference/loop_constraints.hpp"
-#include "reference/loop_fd_kkt.hpp"
-#include "reference/loop_fd_lambda.hpp"
-#include "reference/loop_fd_projection.hpp"
-#include "reference/loop_gauss.hpp"
-#include "reference/model.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/loops/constraints.hpp"
+#include "reference/loops/fd_kkt.hpp"
+#include "reference/loops/fd_lambda.hpp"
+#include "reference/loops/fd_projection.hpp"
+#include "reference/loops/gauss.hpp"
+#include "reference/tree/model.hpp"
+#include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
 
 #include <cstdio>

@@ -1,8 +1,8 @@
 // The model layer: URDF import (fixed-joint merging, inertial rotations, floating base, axis
 // normalization), decimals read at the working precision, and the canonical JSON round trip.
 #include "io/model_io.hpp"
-#include "reference/crba.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
 
 namespace rbd::test {

@@ -1,8 +1,8 @@
-// The MPFR block cache (reference/mpfr_block_cache.hpp): installed for the whole test program, as
+// The MPFR block cache (reference/numeric/mpfr_block_cache.hpp): installed for the whole test program, as
 // the command line installs it, so that every MPFR test runs on it; and tested here for reuse,
 // size classes, realloc, threads, and blocks that cross to and from GMP's default functions.
-#include "reference/mpfr_block_cache.hpp"
-#include "reference/scalar.hpp"
+#include "reference/numeric/mpfr_block_cache.hpp"
+#include "reference/numeric/scalar.hpp"
 
 #include <gmp.h>
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 // The scalar layer: decimal input and output at full precision, Eigen's view of the Boost types,
 // constants from the scalar type, MPFR's run-time precision.
 #include "checks/random_model.hpp"
-#include "reference/aba.hpp"
-#include "reference/build_model.hpp"
-#include "reference/crba.hpp"
-#include "reference/ltdl.hpp"
-#include "reference/rnea.hpp"
+#include "reference/tree/aba.hpp"
+#include "reference/tree/build_model.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/ltdl.hpp"
+#include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
 
 #include <Eigen/Eigenvalues>

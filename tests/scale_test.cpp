@@ -1,5 +1,5 @@
-// Issue 12, scale: the O(n d) LᵀDL from articulated-body inertias (reference/ltdl_articulated.hpp),
-// the Lanczos condition estimate (reference/condition.hpp), and the sampled / randomized forms the
+// Issue 12, scale: the O(n d) LᵀDL from articulated-body inertias (reference/tree/ltdl_articulated.hpp),
+// the Lanczos condition estimate (reference/tree/condition.hpp), and the sampled / randomized forms the
 // property checks take above their size switches (checks/properties.hpp), with planted errors.
 #include "certify/evaluate_impl.hpp"
 #include "checks/properties.hpp"

@@ -1,7 +1,7 @@
-// Identities of spatial algebra (seed 003 §2-3), at double and at 50 digits.
+// Identities of spatial algebra (RBDA ch. 2; Carius's spatial-algebra notes, 2018), at double and at 50 digits.
 #include "checks/random_model.hpp"
-#include "reference/build_model.hpp"
-#include "reference/kinematics.hpp"
+#include "reference/tree/build_model.hpp"
+#include "reference/tree/kinematics.hpp"
 #include "tests/test_util.hpp"
 
 namespace rbd::test {

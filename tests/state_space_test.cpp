@@ -1,4 +1,4 @@
-// RBDA chapter 3 pieces that simulation needs (reference/state_space.hpp, reference/subspace.hpp):
+// RBDA chapter 3 pieces that simulation needs (reference/tree/state_space.hpp, reference/spatial/subspace.hpp):
 //   * qdfn (eq. 3.7) is the rate of the exact joint flow: d/dt (q ⊕ t α) at t = 0, by central
 //     differences at 100 digits on random trees with every joint type (quaternions included);
 //   * FD_x (eqs. 3.8-3.9) stacks qdfn and ABA;
@@ -6,9 +6,9 @@
 //     motion subspace (I a = f + T λ, Tᵀ a = 0, T spanning S^⊥), its basis invariance (S → S A) and
 //     Sᵀ f_c = 0, at double and bin50.
 #include "checks/random_model.hpp"
-#include "reference/integrate.hpp"
-#include "reference/state_space.hpp"
-#include "reference/subspace.hpp"
+#include "reference/tree/integrate.hpp"
+#include "reference/tree/state_space.hpp"
+#include "reference/spatial/subspace.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>

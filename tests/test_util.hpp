@@ -2,8 +2,8 @@
 // norms, and a uniform way to print residual and tolerance on failure.
 #pragma once
 
-#include "reference/scalar.hpp"
-#include "reference/spatial.hpp"
+#include "reference/numeric/scalar.hpp"
+#include "reference/spatial/spatial.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,12 +3,12 @@
 #include "engines/dart/dart_adapter.hpp"
 #include "engines/values.hpp"
 
-#include "reference/contact.hpp"
-#include "reference/crba.hpp"
-#include "reference/jcalc.hpp"
-#include "reference/lcp.hpp"
-#include "reference/model.hpp"
-#include "reference/rnea.hpp"
+#include "reference/contact/kinematics.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/jcalc.hpp"
+#include "reference/contact/lcp.hpp"
+#include "reference/tree/model.hpp"
+#include "reference/tree/rnea.hpp"
 
 #include <dart/collision/CollisionObject.hpp>
 #include <dart/collision/Contact.hpp>

@@ -2,7 +2,7 @@
 #include "engines/kdl/kdl_adapter.hpp"
 
 #include "engines/values.hpp"
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>

@@ -1,8 +1,9 @@
 // The MJCF rbdref writes for MuJoCo, and the pieces both MuJoCo adapters share (mjcf.hpp).
 #include "engines/mujoco/mjcf.hpp"
 #include "engines/values.hpp"
+#include "io/xml_escape.hpp"
 
-#include "reference/spatial.hpp"
+#include "reference/spatial/spatial.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -70,20 +71,6 @@ bool runs_contacts(const Model<B>& m) { return !m.contacts.empty() && contact_re
 std::string mj_body(const Model<B>& m, int i) {
   return m.body_name[i] == "world" ? "rbdref_body" + std::to_string(i) + "_world" : m.body_name[i];
 }
-// Text in an XML attribute: names come from the user's URDF, where &amp; and &quot; are legal.
-std::string xml_attr(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 // The inert geom carrying a contact's bodies (contype = conaffinity = 0: it never collides; the
 // adapter writes the contacts itself).
 std::string contact_geom_name(const Model<B>& m, int body) { return "rbdref_contact_" + (body < 0 ? std::string("world") : mj_body(m, body)); }
@@ -94,20 +81,20 @@ bool has_contact_geom(const Model<B>& m, int body) {
   return false;
 }
 std::string contact_geom(const Model<B>& m, int body) {
-  return "<geom name=\"" + xml_attr(contact_geom_name(m, body)) + "\" type=\"sphere\" size=\"0.001\" contype=\"0\" conaffinity=\"0\"/>";
+  return "<geom name=\"" + xml_escape(contact_geom_name(m, body)) + "\" type=\"sphere\" size=\"0.001\" contype=\"0\" conaffinity=\"0\"/>";
 }
 
 void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std::vector<int>>& children, int i, int depth) {
   const std::string ind(2 * depth, ' ');
   const Xform<B>& Xt = m.Xtree[i];
   const Mat3<B> R = Xt.E.transpose();  // joint frame's axes in the parent frame
-  x << ind << "<body name=\"" << xml_attr(mj_body(m, i)) << "\" pos=\"" << dec3(Xt.r) << "\" quat=\"";
+  x << ind << "<body name=\"" << xml_escape(mj_body(m, i)) << "\" pos=\"" << dec3(Xt.r) << "\" quat=\"";
   const auto qt = quat_of(R);
   x << dec(qt(0)) << " " << dec(qt(1)) << " " << dec(qt(2)) << " " << dec(qt(3)) << "\">\n";
   const Joint<B>& jt = m.joint[i];
   const std::vector<std::string> names = mj_joint_names(m, i);
   auto axis_joint = [&](const std::string& name, const char* type, const Vec3<B>& a) {
-    x << ind << "  <joint name=\"" << xml_attr(name) << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
+    x << ind << "  <joint name=\"" << xml_escape(name) << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
   };
   switch (jt.type) {
     case JointType::Revolute: axis_joint(names[0], "hinge", jt.axis); break;
@@ -121,8 +108,8 @@ void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std:
       axis_joint(names[1], "slide", Vec3<B>(jt.axis.cross(jt.u)));
       axis_joint(names[2], "hinge", jt.axis);
       break;
-    case JointType::Spherical: x << ind << "  <joint name=\"" << xml_attr(names[0]) << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
-    case JointType::Free: x << ind << "  <freejoint name=\"" << xml_attr(names[0]) << "\"/>\n"; break;
+    case JointType::Spherical: x << ind << "  <joint name=\"" << xml_escape(names[0]) << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
+    case JointType::Free: x << ind << "  <freejoint name=\"" << xml_escape(names[0]) << "\"/>\n"; break;
     default: break;  // helical and fixed never reach here (unsupported / merged)
   }
   // Principal axes of the rotational inertia, computed at 50 digits, as a proper rotation.
@@ -185,7 +172,7 @@ std::string mjcf_of(const Model<B>& m, const std::string& name, MjcfDialect dial
   std::vector<int> roots;
   for (int i = 0; i < m.NB; ++i) (m.parent[i] < 0 ? roots : children[m.parent[i]]).push_back(i);
   std::ostringstream x;
-  x << "<mujoco model=\"" << (name.empty() ? "rbdref" : name) << "\">\n"
+  x << "<mujoco model=\"" << xml_escape(name.empty() ? "rbdref" : name) << "\">\n"
     << "  <!-- written by rbdref from its canonical model: see engines/mujoco/mujoco_adapter.hpp -->\n"
     << "  <compiler angle=\"radian\" inertiafromgeom=\"false\" balanceinertia=\"false\" boundmass=\"0\""
        " boundinertia=\"0\" fusestatic=\"false\"/>\n"
@@ -209,9 +196,9 @@ std::string mjcf_of(const Model<B>& m, const std::string& name, MjcfDialect dial
     // not on the closure manifold; set_loop_anchors writes every anchor after loading.
     x << "  <equality>\n";
     for (const LoopJoint<B>& L : m.loops) {
-      const std::string b1 = L.p < 0 ? "world" : xml_attr(mj_body(m, L.p)), b2 = L.s < 0 ? "world" : xml_attr(mj_body(m, L.s));
+      const std::string b1 = L.p < 0 ? "world" : xml_escape(mj_body(m, L.p)), b2 = L.s < 0 ? "world" : xml_escape(mj_body(m, L.s));
       auto tag = [&](const char* type, const std::string& name) {
-        x << "    <" << type << " name=\"" << xml_attr(name) << "\" body1=\"" << b1 << "\" body2=\"" << b2 << "\""
+        x << "    <" << type << " name=\"" << xml_escape(name) << "\" body1=\"" << b1 << "\" body2=\"" << b2 << "\""
           << (std::string(type) == "weld" ? " torquescale=\"1\"" : " anchor=\"0 0 0\"") << "/>\n";
       };
       for (const std::string& n : loop_equality_names(L)) tag(L.joint.type == JointType::Fixed ? "weld" : "connect", n);

@@ -8,7 +8,7 @@
 
 #include "engines/mujoco/mujoco_adapter.hpp"
 #include "io/engine_output.hpp"
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -43,7 +43,7 @@
 #pragma once
 
 #include "engines/adapter.hpp"
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <memory>
 #include <string>

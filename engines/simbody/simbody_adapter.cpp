@@ -3,7 +3,7 @@
 #include "engines/simbody/simbody_adapter.hpp"
 #include "engines/values.hpp"
 
-#include "reference/model.hpp"
+#include "reference/tree/model.hpp"
 
 #include <Simbody.h>
 

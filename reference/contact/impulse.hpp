@@ -1,0 +1,163 @@
+// Impulsive dynamics of a rigid-body system with point contacts (RBDA §11.7): the step change of q̇ when contacts collide.
+//
+//   u = H Δq̇                                  (eq. 11.57: the joint-space impulse u)
+//   u = Σ J_iᵀ ι_i = T λ                      (eq. 11.58 over the contacts: ι_i = n̂_i λ_i)
+//   ζ⁻ = Tᵀ q̇⁻,  Δζ = Tᵀ Δq̇ = M λ             (eqs. 11.62-11.63 in joint space, M = TᵀH⁻¹T)
+//
+// Frictionless contacts: Newton's restitution law per contact, Δζ = -(1 + e_i) ζ_i⁻ (eq. 11.64)
+// where the contact collides, posed over all contacts as the impulsive LCP
+//   w = M λ + (1 + E) ζ⁻ ≥ 0,  λ ≥ 0,  λᵀw = 0,   E = diag(e_i)
+// (w_i = ζ_i⁺ + e_i ζ_i⁻: a contact that separates after the impact, w_i > 0, receives no
+// impulse; one that receives an impulse leaves with ζ_i⁺ = -e_i ζ_i⁻). For one contact between two
+// free bodies this is eq. 11.65, λ = -(1 + e) n·(v₂ - v₁) / n·(I₁⁻¹ + I₂⁻¹)n. Solved by Lemke
+// (lcp.hpp) with the same certificate; M is positive semi-definite, so with every e_i = e the
+// kinetic energy changes by ΔT = λᵀζ⁻ + ½λᵀMλ = -(1 - e) / (2(1 + e)) λᵀMλ ≤ 0, zero at e = 1.
+//
+// Contacts with friction (a `friction` μ given): the sticking impact of eqs. 11.66-11.72, every such
+// contact colliding with its tangential motion brought to zero: N = [t_x t_y t_z] per contact
+// (3 columns, n̂_x, n̂_y in the tangent plane through the contact point, n̂_z = n̂), and
+//   λ = -(Nᵀ H⁻¹ N)⁻¹ (1 + E) Nᵀ q̇⁻,   E = diag(0, 0, e) per contact     (eq. 11.72)
+// (the book's two-body form with Nᵀ(I₁⁻¹ + I₂⁻¹)N generalized to the system by u = Nλ). The book
+// assumes sticking; whether the result is consistent with it is reported per contact: λ_z ≥ 0 and
+// |(λ_x, λ_y)| ≤ μ λ_z (inside the friction cone). When frictional and frictionless contacts are
+// mixed, the frictionless ones join the sticking solve with their normal row only (they are
+// assumed to collide too; λ_z ≥ 0 is then reported as for the others).
+//
+// Soft contacts (§11.8: stiffness and damping given) take no impulse: a compliant surface's force
+// stays finite, so it has no impulsive part (the book's reason soft contact needs no impact
+// dynamics). They are left out (`rigid` lists the contacts that take part; λ is over them).
+#pragma once
+
+#include "reference/contact/kinematics.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/contact/lcp.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <string>
+#include <vector>
+
+namespace rbd {
+
+template <class T>
+struct ContactImpact {
+  bool ok = false;          // H positive-definite and, for sticking, NᵀH⁻¹N nonsingular
+  std::string message;
+  bool frictional = false;  // some rigid contact has μ: the sticking impact (eq. 11.72) was solved
+  std::vector<int> rigid;   // the contacts taking part (not soft), in model order
+  ContactKinematics<T> ck;
+  VecX<T> zeta_minus;       // ζ⁻ = Tᵀq̇⁻ (normal separation velocities), n_c
+  LcpResult<T> lcp;         // frictionless: the impulsive LCP on w = Mλ + (1 + E)ζ⁻
+  MatX<T> N;                // frictional: the n x m impulse directions (t_x, t_y, t_z per frictional contact, t_z per other)
+  VecX<T> lambda;           // the impulse coefficients: one per rigid contact (frictionless) or m (frictional)
+  VecX<T> u;                // joint-space impulse T λ (or N λ)
+  VecX<T> dqd, qd_plus;     // Δq̇ = H⁻¹u, q̇⁺ = q̇⁻ + Δq̇
+  VecX<T> zeta_plus;        // Tᵀq̇⁺, n_c
+  VecX<T> tangential_minus, tangential_plus;  // (ζ_x, ζ_y) per contact before and after, 2 n_c
+  T kinetic_minus = T(0), kinetic_plus = T(0);
+  std::vector<bool> in_cone;  // frictional: per rigid contact, λ_z ≥ 0 and |λ_t| ≤ μ λ_z (sticking consistent)
+};
+
+template <class T>
+ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd);
+
+// ---- definition ----
+
+template <class T>
+ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd) {
+  using std::sqrt;
+  ContactImpact<T> r;
+  const int nc = static_cast<int>(model.contacts.size());
+  r.ck = contact_kinematics<T>(model, q, qd);
+  const MatX<T> H = crba<T>(model, q);
+  const Eigen::LDLT<MatX<T>> Hf(H);
+  if (Hf.info() != Eigen::Success || !(Hf.vectorD().minCoeff() > T(0))) {
+    r.message = "H is not positive-definite: the impulsive equation u = H Δq̇ (eq. 11.57) has no unique solution";
+    return r;
+  }
+  r.zeta_minus = r.ck.zeta;
+  r.tangential_minus = r.ck.Tt.transpose() * qd;
+  r.kinetic_minus = T(qd.dot(H * qd)) / T(2);
+  for (int i = 0; i < nc; ++i)
+    if (!model.contacts[i].has_soft) {
+      r.rigid.push_back(i);
+      r.frictional = r.frictional || model.contacts[i].has_friction;
+    }
+  const int nr = static_cast<int>(r.rigid.size());
+  if (!r.frictional) {
+    MatX<T> TR(model.nv, nr);
+    for (int a = 0; a < nr; ++a) TR.col(a) = r.ck.Tn.col(r.rigid[a]);
+    const MatX<T> M = nr > 0 ? MatX<T>(TR.transpose() * Hf.solve(TR)) : MatX<T>(0, 0);
+    VecX<T> d(nr);
+    for (int a = 0; a < nr; ++a) d(a) = (T(1) + model.contacts[r.rigid[a]].e) * r.zeta_minus(r.rigid[a]);
+    r.lcp = solve_lcp<T>(MatX<T>((M + M.transpose()) / T(2)), d);
+    if (r.lcp.status != LcpResult<T>::Solved) {
+      r.message = r.lcp.status == LcpResult<T>::NoSolution ? "the impulsive LCP has no solution (certificate y: My = 0, dᵀy < 0)"
+                                                           : r.lcp.message;
+      return r;
+    }
+    r.lambda = r.lcp.lambda;
+    r.u = TR * r.lambda;
+  } else {
+    // Columns: t_x, t_y, t_z for a frictional contact, t_z alone otherwise; E on the t_z rows.
+    std::vector<VecX<T>> cols;
+    std::vector<T> one_plus_e;
+    std::vector<VecX<T>> zeta_rows;
+    for (int i : r.rigid) {
+      const Contact<T>& c = model.contacts[i];
+      if (c.has_friction) {
+        cols.push_back(r.ck.Tt.col(2 * i));
+        cols.push_back(r.ck.Tt.col(2 * i + 1));
+        one_plus_e.push_back(T(1));
+        one_plus_e.push_back(T(1));
+      }
+      cols.push_back(r.ck.Tn.col(i));
+      one_plus_e.push_back(T(1) + c.e);
+    }
+    const int m = static_cast<int>(cols.size());
+    r.N = MatX<T>(model.nv, m);
+    for (int j = 0; j < m; ++j) r.N.col(j) = cols[j];
+    const MatX<T> A = m > 0 ? MatX<T>(r.N.transpose() * Hf.solve(r.N)) : MatX<T>(0, 0);
+    VecX<T> rhs = r.N.transpose() * qd;
+    for (int j = 0; j < m; ++j) rhs(j) *= -one_plus_e[j];
+    r.lambda = VecX<T>(0);
+    if (m > 0) {  // (Eigen's factorizations are not used on empty matrices)
+      Eigen::FullPivLU<MatX<T>> lu(A);
+      lu.setThreshold(T(1000) * T(m) * epsilon<T>());
+      if (lu.rank() < m) {
+        r.message = "NᵀH⁻¹N is singular (rank " + std::to_string(lu.rank()) + " of " + std::to_string(m) +
+                    "): the sticking impact (eq. 11.72) constrains more directions than the system can move in";
+        return r;
+      }
+      r.lambda = lu.solve(rhs);
+    }
+    r.u = r.N * r.lambda;
+    for (int a = 0, j = 0; a < nr; ++a) {
+      const Contact<T>& c = model.contacts[r.rigid[a]];
+      if (c.has_friction) {
+        const T lt = sqrt(T(r.lambda(j) * r.lambda(j) + r.lambda(j + 1) * r.lambda(j + 1)));
+        const T ln = r.lambda(j + 2);
+        r.in_cone.push_back(ln >= T(0) && lt <= c.mu * ln);
+        j += 3;
+      } else {
+        r.in_cone.push_back(r.lambda(j) >= T(0));
+        j += 1;
+      }
+    }
+  }
+  r.dqd = Hf.solve(r.u);
+  r.qd_plus = qd + r.dqd;
+  r.zeta_plus = r.ck.Tn.transpose() * r.qd_plus;
+  r.tangential_plus = r.ck.Tt.transpose() * r.qd_plus;
+  r.kinetic_plus = T(r.qd_plus.dot(H * r.qd_plus)) / T(2);
+  r.ok = true;
+  return r;
+}
+
+#define RBDREF_CONTACT_IMPULSE_INSTANTIATE(EXT, T) \
+  EXT template ContactImpact<T> contact_impact<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
+#define RBDREF_CONTACT_IMPULSE_EXTERN(T) RBDREF_CONTACT_IMPULSE_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_IMPULSE_EXTERN)
+#undef RBDREF_CONTACT_IMPULSE_EXTERN
+
+}  // namespace rbd

@@ -1,0 +1,143 @@
+// ABA: forward dynamics by the articulated-body algorithm (RBDA table 7.1), for joints of any
+// number of DoFs.
+//
+// Inputs: q (nq), qd, tau (nv); f_ext (optional, NB) external force on body i, body i coordinates.
+// Output: qdd (nv) with H qdd + C(q, qd, f_ext) = tau. A singular articulated-body pivot D_i
+// (H not positive-definite) is reported in `ok` / `failed_at`, not divided by.
+//
+//   pass 1, i = 0..NB-1:  Xup_i, S_i, v_i, c_i = cJ + v_i × vJ  (kinematics.hpp)
+//                         IA_i = I_i;  pA_i = v_i ×* I_i v_i - f_ext_i
+//   pass 2, i = NB-1..0:  U_i = IA_i S_i;  D_i = S_iᵀ U_i;  u_i = tau_i - S_iᵀ pA_i
+//                         Ia = IA_i - U_i D_i⁻¹ U_iᵀ
+//                         pa = pA_i + Ia c_i + U_i D_i⁻¹ u_i
+//                         IA_λ(i) += Xup_iᵀ Ia Xup_i;  pA_λ(i) += Xup_iᵀ pa
+//   pass 3, i = 0..NB-1:  a'_i = Xup_i a_λ(i) + c_i         (a_-1 = -a_g)
+//                         qdd_i = D_i⁻¹ (u_i - U_iᵀ a'_i)
+//                         a_i = a'_i + S_i qdd_i
+//
+// As written, with cheaper forms of the same products: Xup_iᵀ Ia Xup_i uses the block structure
+// of Xup_i (transform_articulated_inertia_to_parent, spatial.hpp; Ia is a general symmetric 6x6,
+// not a rigid-body inertia), equal to the dense XᵀIX up to rounding; I_i v_i is the rigid-body
+// product of the 10 parameters; a 1-DoF joint's D_i is a scalar (divisions by D_i, no LDLᵀ
+// factor; the positivity check is D_i > 0), and D_i⁻¹ is kept for pass 3;
+// IA S, Sᵀ p and S qdd are column and entry reads when S is made of unit coordinate columns
+// (kinematics.hpp); the kinematics skip X0. For the scalars that are not built-in the per-body
+// products (Xup a, Xupᵀ f, v ×* I v, Xup_iᵀ Ia Xup_i) are computed in place into values made once
+// per call (spatial.hpp, kInPlace): the same operations in the same order, equal bit for bit,
+// with no temporary value per operation (at MPFR's run-time precision, a heap block each).
+#pragma once
+
+#include "reference/tree/kinematics.hpp"
+
+#include <Eigen/Cholesky>
+
+namespace rbd {
+
+template <class T>
+struct AbaResult {
+  VecX<T> qdd;         // (nv)
+  bool ok = true;      // every D_i positive-definite
+  int failed_at = -1;  // body whose D_i was not
+  std::vector<Mat6<T>> IA;  // articulated-body inertias I_i^A, body coordinates (NB), when ok: the
+                            // inertia of body i as the handle of the subtree it supports (eq. 11.56)
+};
+
+template <class T>
+AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                 const std::vector<Force<T>>* f_ext = nullptr) {
+  const int NB = model.NB;
+  const TreeKinematics<T> k = kinematics<T>(model, q, qd, kVelocities);
+  std::vector<Mat6<T>> IA(NB);
+  std::vector<Force<T>> pA(NB);
+  for (int i = 0; i < NB; ++i) {
+    IA[i] = model.I[i].M;
+    pA[i] = crf<T>(k.v[i], rigid_inertia_times<T>(model.I[i].M, k.v[i]));
+    if (f_ext) pA[i] -= (*f_ext)[i];
+  }
+  AbaResult<T> r;
+  std::vector<Mat6K<T>> U(NB);
+  std::vector<MatK<T>> Dinv(NB);  // D_i⁻¹ (nvi x nvi; D_i SPD when H is)
+  std::vector<VecK<T>> u(NB);
+  MatK<T> D;       // D_i = S_iᵀ U_i
+  MatK<T> DinvUt;  // D_i⁻¹ U_iᵀ (nvi x 6)
+  Mat6<T> Ia, XIX;  // Ia, and Xup_iᵀ Ia Xup_i
+  Force<T> pa, fp;  // pa, and Xup_iᵀ pa
+  T s1, s2, s3;     // scratch of the in-place products
+  for (int i = NB - 1; i >= 0; --i) {
+    const int ni = model.nvi[i], vi = model.iv[i];
+    U[i].resize(6, ni);
+    u[i].resize(ni);
+    for (int c = 0; c < ni; ++c) {
+      U[i].col(c) = I_times_S_col<T>(IA[i], k, i, c);
+      u[i](c) = tau(vi + c) - S_col_dot<T>(k, i, c, pA[i].c);
+    }
+    D.resize(ni, ni);
+    for (int rr = 0; rr < ni; ++rr)
+      for (int c = 0; c < ni; ++c) D(rr, c) = S_col_dot<T>(k, i, rr, U[i].col(c));
+    bool pd = true;
+    if (ni == 1) {
+      // By division, as the table's D⁻¹: then U(k)/D = 1 exactly where S = e_k, so Ia S = 0
+      // exactly and a subtree that is singular in exact arithmetic stays singular at its root.
+      pd = D(0, 0) > T(0);
+      if (pd) {
+        Dinv[i].resize(1, 1);
+        Dinv[i](0, 0) = T(1) / D(0, 0);
+        DinvUt = U[i].transpose() / D(0, 0);
+      }
+    } else if (ni > 1) {
+      const Eigen::LDLT<MatK<T>> ldlt(D);
+      pd = ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > T(0);
+      if (pd) Dinv[i] = ldlt.solve(MatK<T>(MatK<T>::Identity(ni, ni))), DinvUt = ldlt.solve(MatK<T>(U[i].transpose()));
+    } else {
+      Dinv[i].resize(0, 0);
+      DinvUt.resize(0, 6);
+    }
+    if (!pd) {
+      r.ok = false;
+      r.failed_at = i;
+      r.qdd.resize(0);  // no acceleration exists to report
+      return r;
+    }
+    const int p = model.parent[i];
+    if (p >= 0) {
+      Ia = IA[i];
+      pa = pA[i];
+      if constexpr (kInPlace<T>) {  // the same sums in Eigen's order (spatial.hpp, inplace)
+        inplace::sub_product_6k_k6<T>(Ia, s1, s2, U[i], DinvUt);
+        inplace::add_mat6_vec<T>(pa.c, s1, s2, s3, Ia, k.c[i].c);
+      } else {
+        Ia.noalias() -= U[i] * DinvUt;
+        pa.c.noalias() += Ia * k.c[i].c;
+      }
+      pa.c.noalias() += DinvUt.transpose() * u[i];
+      transform_articulated_inertia_to_parent_into<T>(k.Xup[i], Ia, XIX);
+      IA[p] += XIX;
+      k.Xup[i].transpose_into(pa.c, fp.c);
+      pA[p] += fp;
+    }
+  }
+  r.qdd.resize(model.nv);
+  std::vector<Motion<T>> a(NB);
+  const Motion<T> a0 = -model.a_grav();
+  for (int i = 0; i < NB; ++i) {
+    const int p = model.parent[i];
+    k.Xup[i].apply_into(p < 0 ? a0 : a[p], a[i]);
+    a[i] += k.c[i];
+    VecK<T> ui = u[i];
+    ui.noalias() -= U[i].transpose() * a[i].c;
+    const VecK<T> qddi = Dinv[i] * ui;
+    r.qdd.segment(model.iv[i], model.nvi[i]) = qddi;
+    add_S_times<T>(k, i, qddi.data(), a[i]);
+  }
+  r.IA = std::move(IA);  // not read by the forward pass
+  return r;
+}
+
+#define RBDREF_ABA_INSTANTIATE(EXT, T)                                                               \
+  EXT template AbaResult<T> aba<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
+                                   const std::vector<Force<T>>*);
+#define RBDREF_ABA_EXTERN(T) RBDREF_ABA_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_ABA_EXTERN)
+#undef RBDREF_ABA_EXTERN
+
+}  // namespace rbd

@@ -1,0 +1,68 @@
+// CRBA: the joint-space inertia matrix H(q) by the composite-rigid-body algorithm (RBDA table 6.2).
+//
+// Input: q (nq). Output: H (nv x nv), symmetric, both triangles filled.
+//
+//   IC_i = I_i                                          (composite inertia, body i coordinates)
+//   backward, i = NB-1..0:
+//     IC_λ(i) += Xup_iᵀ IC_i Xup_i                      (if λ(i) ≠ -1)
+//     F = IC_i S_i                                      (6 x nvi, body i coordinates)
+//     H_ii = S_iᵀ F
+//     j = i
+//     while λ(j) ≠ -1:
+//       F = Xup_jᵀ F;  j = λ(j)                         (F to body j coordinates)
+//       H_ij = Fᵀ S_j;  H_ji = H_ijᵀ
+//
+// As written, with cheaper forms of the same products: Xup_iᵀ IC_i Xup_i is the rigid-body
+// transform of the 10 inertia parameters (transform_rigid_inertia_to_parent, spatial.hpp: every
+// composite is a sum of rigid-body inertias, so of that form), equal to the dense XᵀIX of the
+// table up to rounding; F is taken to the parent column by column in place; IC_i S_i and Sᵀ F
+// are column and entry reads when S is made of unit coordinate columns (kinematics.hpp); only
+// Xup and S are computed by the kinematics (no X0, no velocities). For the scalars that are not
+// built-in, Xup_iᵀ IC_i Xup_i and Xup_jᵀ F are computed in place (spatial.hpp, kInPlace): the same
+// operations in the same order, equal bit for bit, without a temporary value per operation.
+#pragma once
+
+#include "reference/tree/kinematics.hpp"
+
+namespace rbd {
+
+template <class T>
+MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
+  const int NB = model.NB;
+  const TreeKinematics<T> k = kinematics<T>(model, q, VecX<T>::Zero(model.nv), 0);
+  std::vector<Mat6<T>> IC(NB);
+  for (int i = 0; i < NB; ++i) IC[i] = model.I[i].M;
+  MatX<T> H(model.nv, model.nv);
+  inplace::set_zero(H);
+  Mat6<T> XIX;  // Xup_iᵀ IC_i Xup_i
+  Mat6K<T> F;
+  for (int i = NB - 1; i >= 0; --i) {
+    const int p = model.parent[i];
+    if (p >= 0) {
+      transform_rigid_inertia_to_parent_into<T>(k.Xup[i], IC[i], XIX);
+      IC[p] += XIX;
+    }
+    const int vi = model.iv[i], ni = model.nvi[i];
+    F.resize(6, ni);
+    for (int c = 0; c < ni; ++c) F.col(c) = I_times_S_col<T>(IC[i], k, i, c);
+    // The joint's own block S_iᵀ IC_i S_i: each pair once, so that H is symmetric to the last bit
+    // (fixtures store it once) — entry (r, c) of the product, written also at (c, r).
+    for (int r = 0; r < ni; ++r)
+      for (int c = 0; c <= r; ++c) H(vi + c, vi + r) = H(vi + r, vi + c) = S_col_dot<T>(k, i, c, F.col(r));
+    for (int j = i; model.parent[j] >= 0;) {
+      for (int c = 0; c < ni; ++c) k.Xup[j].transpose_into(F.col(c), F.col(c));  // F.col(c) = Xup_jᵀ F.col(c)
+      j = model.parent[j];
+      const int vj = model.iv[j], nj = model.nvi[j];
+      for (int r = 0; r < ni; ++r)
+        for (int c = 0; c < nj; ++c) H(vj + c, vi + r) = H(vi + r, vj + c) = S_col_dot<T>(k, j, c, F.col(r));
+    }
+  }
+  return H;
+}
+
+#define RBDREF_CRBA_INSTANTIATE(EXT, T) EXT template MatX<T> crba<T>(const Model<T>&, const VecX<T>&);
+#define RBDREF_CRBA_EXTERN(T) RBDREF_CRBA_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_EXTERN)
+#undef RBDREF_CRBA_EXTERN
+
+}  // namespace rbd

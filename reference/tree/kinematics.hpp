@@ -1,0 +1,114 @@
+// Forward kinematics and body velocities: the first (outward) pass shared by RNEA (RBDA table 5.1)
+// and ABA (table 7.1), and used on its own by CRBA, the energies and the Jacobians.
+//
+// For i = 0..NB-1 (λ(i) < i):
+//   [XJ, S_i, vJ, cJ] = jcalc(joint i, q_i, qd_i)
+//   Xup_i = XJ Xtree_i                    (iXλ(i); Xform::compose_coordinate_rotation when XJ is
+//                                          rotx/roty/rotz, jcalc's XJ_axis: exactly the same product)
+//   X0_i  = Xup_i X0_λ(i)                 (iX0; X0_-1 = 1)
+//   v_i   = Xup_i v_λ(i) + vJ             (v_-1 = 0)
+//   c_i   = cJ + v_i × vJ                 (the velocity-product term c_i of RBDA table 7.1;
+//                                          crm_unit when S_i = e_a: exactly the same product)
+// Preconditions: q has nq entries, qd has nv entries (zero vector for position-only use).
+//
+// RNEA, CRBA and ABA read only Xup, S (and v, c): they pass parts without kWorldTransforms (X0 is
+// then left empty), and CRBA without kVelocities (v, c left empty).
+#pragma once
+
+#include "reference/tree/model.hpp"
+
+#include <type_traits>
+#include <vector>
+
+namespace rbd {
+
+template <class T>
+struct TreeKinematics {
+  std::vector<Xform<T>> Xup;   // iXλ(i), parent to body i coordinates (NB)
+  std::vector<Xform<T>> X0;    // iX0, base to body i coordinates (NB; empty without kWorldTransforms)
+  std::vector<Mat6K<T>> S;     // motion subspace of joint i, body i coordinates, 6 x nvi (NB)
+  std::vector<int> S_axis;     // k when S_i = e_k (JointKinematics::S_axis), else -1 (NB)
+  std::vector<Motion<T>> v;    // spatial velocity of body i, body i coordinates (NB; empty without kVelocities)
+  std::vector<Motion<T>> c;    // cJ + v_i × vJ, body i coordinates (NB; empty without kVelocities)
+};
+
+// What kinematics() computes besides Xup and S (bit flags).
+enum KinematicsParts { kWorldTransforms = 1, kVelocities = 2, kAllKinematics = 3 };
+
+template <class T>
+TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
+                             int parts = kAllKinematics) {
+  const int NB = model.NB;
+  const bool world = parts & kWorldTransforms, vel = parts & kVelocities;
+  TreeKinematics<T> k;
+  k.Xup.resize(NB);
+  if (world) k.X0.resize(NB);
+  k.S.resize(NB);
+  k.S_axis.resize(NB);
+  if (vel) k.v.resize(NB), k.c.resize(NB);
+  // The coordinate-axis shortcuts save multiplies, which is what a multiprecision scalar pays
+  // for; at double and long double Eigen's vectorized 3x3 products are as fast as the indexed
+  // scalar code, and RNEA measured ~10 % slower with them (docs/benchmarks.md).
+  constexpr bool kShortcuts = !std::is_floating_point<T>::value;
+  JointKinematics<T> J;  // one for every body (jcalc_into replaces all of it)
+  for (int i = 0; i < NB; ++i) {
+    jcalc_into<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i], J);
+    const int p = model.parent[i];
+    if (kShortcuts && J.XJ_axis >= 0) J.XJ.compose_coordinate_rotation_into(J.XJ_axis, model.Xtree[i], k.Xup[i]);
+    else k.Xup[i] = J.XJ * model.Xtree[i];
+    if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
+    k.S_axis[i] = J.S_axis;
+    if (vel) {
+      if (p < 0) {
+        k.v[i] = J.vJ;
+      } else {
+        k.Xup[i].apply_into(k.v[p], k.v[i]);
+        k.v[i] += J.vJ;
+      }
+      // v × vJ: for S = e_a (one coordinate axis), vJ = qd e_a and the product is crm_unit.
+      if (kShortcuts && J.S_axis >= 0 && J.S.cols() == 1) {
+        crm_unit_into<T>(k.v[i], J.S_axis, qd(model.iv[i]), k.c[i]);
+        k.c[i] += J.cJ;
+      } else {
+        k.c[i] = J.cJ + crm<T>(k.v[i], J.vJ);
+      }
+    }
+    k.S[i] = J.S;
+  }
+  return k;
+}
+
+// Products with S_i, reading S_axis: when S_i = [e_k … e_{k+nvi-1}] (consecutive unit coordinate
+// columns: revolute or prismatic along a coordinate axis, spherical, free) each is a plain read;
+// otherwise the columns of S_i are used.
+//
+// m += S_i x, x the nvi joint entries of body i.
+template <class T>
+void add_S_times(const TreeKinematics<T>& k, int i, const T* x, Motion<T>& m) {
+  const Eigen::Index n = k.S[i].cols();
+  if (k.S_axis[i] >= 0) {
+    for (Eigen::Index j = 0; j < n; ++j) m.c(k.S_axis[i] + j) += x[j];
+  } else {
+    for (Eigen::Index j = 0; j < n; ++j) m.c += k.S[i].col(j) * x[j];
+  }
+}
+// Entry j of S_iᵀ f (f a force 6-vector: a Vec6 or a column of a 6 x k matrix).
+template <class T, class V>
+T S_col_dot(const TreeKinematics<T>& k, int i, Eigen::Index j, const V& f) {
+  if (k.S_axis[i] >= 0) return f(k.S_axis[i] + j);
+  return k.S[i].col(j).dot(f);
+}
+// Column j of I S_i (I a 6x6 inertia).
+template <class T>
+Vec6<T> I_times_S_col(const Mat6<T>& I, const TreeKinematics<T>& k, int i, Eigen::Index j) {
+  if (k.S_axis[i] >= 0) return I.col(k.S_axis[i] + j);
+  return I * k.S[i].col(j);
+}
+
+#define RBDREF_KINEMATICS_INSTANTIATE(EXT, T) \
+  EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int);
+#define RBDREF_KINEMATICS_EXTERN(T) RBDREF_KINEMATICS_INSTANTIATE(extern, T)
+RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_KINEMATICS_EXTERN)
+#undef RBDREF_KINEMATICS_EXTERN
+
+}  // namespace rbd
