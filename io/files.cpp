@@ -1,0 +1,126 @@
+// Files: read_text_file, the atomic writer (a temporary file renamed into place, gzip through
+// GzipStreambuf), and the output path checks.
+#include "io/files.hpp"
+
+#include "io/gzip_streambuf.hpp"
+#include "io/utf8.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rbd {
+
+std::string read_text_file(const std::string& path) {
+  // Input file names are written into the JSON outputs (eval's model.file, a fixture's source).
+  if (first_invalid_utf8(path) != std::string::npos)
+    throw InputError(path, "", "expected a file name in UTF-8 (input file names are written into the JSON outputs); rename the file");
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) throw InputError(path, "", "cannot open the file for reading (" + std::string(std::strerror(errno)) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError(path, "", "expected a file, got a folder");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open the file for reading");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw InputError(path, "", "read error");
+  return ss.str();
+}
+
+void check_output_path(const std::string& path) {
+  if (path.empty()) throw InputError(path, "", "expected an output file name");
+  struct stat st;
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode))
+      throw InputError(path, "", "is a symbolic link; outputs are written only to regular files (or '-' for standard output)");
+    if (!S_ISREG(st.st_mode))
+      throw InputError(path, "", std::string("is ") + (S_ISDIR(st.st_mode) ? "a folder" : "a device, FIFO or socket") +
+                                     "; outputs are written only to regular files (or '-' for standard output)");
+    // No write permission bit at all is read-only for everyone: access() alone would let root
+    // (CI containers) replace a file its owner marked read-only.
+    if (::access(path.c_str(), W_OK) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
+      throw InputError(path, "", "the existing file is read-only; rbdref does not replace it");
+  } else if (errno != ENOENT) {
+    throw InputError(path, "", "cannot check the output path (" + std::string(std::strerror(errno)) + ")");
+  }
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(path, "", "the folder " + dir + " does not exist");
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  write_file_atomic(path, [&content](std::ostream& out) { out << content; });
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write, bool gzip) {
+  check_output_path(path);
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  struct stat old;
+  const bool replacing = ::stat(path.c_str(), &old) == 0;
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path, "", "cannot create the temporary file " + tmp + " (is the folder writable?)");
+    // A replaced file keeps its permissions (a private 0600 report stays private).
+    if (replacing) ::chmod(tmp.c_str(), old.st_mode & 07777);
+    try {
+      if (gzip) {
+        io_detail::GzipStreambuf buf(out, GzipLayout{});
+        std::ostream zout(&buf);
+        write(zout);
+        // A failure inside the compressing stream buffer reaches `write` only as badbit on zout.
+        if (!zout) throw InputError(path, "", "write error (while compressing)");
+        buf.finish();
+      } else {
+        write(out);
+      }
+    } catch (...) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw;
+    }
+    out.flush();
+    if (!out) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw InputError(path, "", "write error");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError(path, "", "cannot rename the temporary file into place");
+  }
+}
+
+std::string canonical_path(const std::string& path) {
+  char buf[PATH_MAX];
+  if (::realpath(path.c_str(), buf)) return buf;
+  // Not there yet: the real folder + the name.
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (::realpath(dir.c_str(), buf)) return std::string(buf) + "/" + name;
+  return path;
+}
+
+void check_distinct_paths(const std::vector<std::string>& inputs, const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::map<std::string, std::string> seen;  // canonical path -> option that named it
+  for (const std::string& in : inputs)
+    if (!in.empty()) seen.emplace(canonical_path(in), "an input");
+  for (const auto& [option, path] : outputs) {
+    if (path.empty() || path == "-") continue;
+    const std::string c = canonical_path(path);
+    auto it = seen.find(c);
+    if (it != seen.end())
+      throw InputError(option, "", "'" + path + "' is also " + it->second + "; refusing to overwrite it (choose another file)");
+    seen.emplace(c, option);
+  }
+}
+
+}  // namespace rbd

@@ -1,0 +1,35 @@
+// Files: reading a whole text file, atomic writes of outputs (optionally gzip-compressed), and the
+// checks on output paths (regular files only, distinct from the inputs and from each other).
+#pragma once
+
+#include "io/input_error.hpp"
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rbd {
+
+// Reads a whole text file; InputError if it cannot be read, or if its name is not UTF-8.
+std::string read_text_file(const std::string& path);
+
+// Writes `content` to `path` atomically: a temporary file in the same folder, then rename.
+// Throws InputError on failure, leaving no partial file behind and the old file untouched.
+// Outputs go only to regular files: a symbolic link, device, FIFO, folder or read-only file at
+// `path` is refused (check_output_path), as is a missing folder.
+void write_file_atomic(const std::string& path, const std::string& content);
+// The same for what `write` puts into the stream (a document too large to hold as one string); an
+// exception from `write`, or a write error, leaves no file behind and the old one untouched. With
+// `gzip` the stream is gzip-compressed on its way to the file.
+void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write, bool gzip = false);
+// The checks of write_file_atomic alone, for commands to run on every output before writing any.
+void check_output_path(const std::string& path);
+
+// Refuses (InputError naming the option) an output path that is one of the inputs or another
+// output, compared after resolving links and relative paths. outputs: (option, path); "-" and ""
+// are skipped.
+void check_distinct_paths(const std::vector<std::string>& inputs, const std::vector<std::pair<std::string, std::string>>& outputs);
+
+}  // namespace rbd

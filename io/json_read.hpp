@@ -1,0 +1,38 @@
+// Reading JSON documents: parsing with the file named in every message (nesting depth, duplicate
+// keys, numbers beyond a double refused), field access, and number fields as model numbers.
+#pragma once
+
+#include "io/input_error.hpp"
+#include "reference/tree/model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace rbd {
+
+using json = nlohmann::json;
+
+// Field access for the readers of JSON documents: every error names the file and the field path
+// ("samples[2].inputs.q"). Readers of each format derive from it and add their own shapes.
+struct JsonFields {
+  const std::string& file;
+  // obj[key]; InputError "missing field" (or "expected an object") naming path.key.
+  const json& at(const json& obj, const std::string& key, const std::string& path) const;
+  // obj[key] as a string; InputError "expected a string" otherwise.
+  std::string str(const json& obj, const std::string& key, const std::string& path) const;
+};
+
+// Reads and parses a JSON file; InputError on a missing file, a syntax error (with position), a
+// number out of the range of a double, or a key given twice in one object.
+json read_json_file(const std::string& path);
+// The same for text already read (`file` names it in messages). A UTF-8 byte-order mark is skipped.
+json parse_json_text(const std::string& text, const std::string& file);
+
+// A number field of a JSON document: a JSON number (an exact binary double) or a string of
+// decimal text. Throws InputError naming file and field otherwise (NaN/Inf are not numbers).
+// Models may hold decimal strings beyond a double's range (read at the precisions that hold
+// them: beyond_double = true); states, fixtures and engine outputs may not.
+Num json_num(const json& j, const std::string& file, const std::string& field, bool beyond_double = false);
+
+}  // namespace rbd
