@@ -4,6 +4,7 @@
 // measured error is the engine's, not a rounding of either side. Doubles hold only the final
 // errors that are reported.
 #include "reports/compare.hpp"
+#include "io/quantities.hpp"
 
 #include "checks/properties.hpp"
 
@@ -45,10 +46,10 @@ void entry_of(int k, int cols, int& row, int& col) {
   col = cols > 0 ? k % cols : 0;
 }
 
-bool is_matrix(const std::string& quantity) { return quantity == "H" || quantity == "L"; }
+bool is_matrix(const std::string& quantity) { return is_matrix_quantity(quantity); }
 
 // Contact quantities (RBDA ch. 11): scored against the sample's contact section.
-bool is_contact(const std::string& quantity) { return quantity.rfind("contact_", 0) == 0 || quantity.rfind("impact_", 0) == 0; }
+bool is_contact(const std::string& quantity) { return is_contact_quantity(quantity); }
 
 // The reference quantity an engine quantity is scored against (null when the sample has none).
 const Quantity* reference_of(const Sample& fs, const std::string& name) {
@@ -120,12 +121,9 @@ int engine_digits(double epsilon) { return static_cast<int>(std::ceil(-std::log1
 Tolerances Tolerances::defaults(double epsilon) {
   Tolerances t;
   t.epsilon = epsilon;
-  // k: headroom for sums over tens of bodies (H, qdd: 1e3; C, tau, L, D: 1e4, their entries are
-  // differences of larger terms). A convention bug misses by many orders of magnitude.
-  t.k = {{"H", 1e3},           {"C", 1e4},           {"tau", 1e4},          {"qdd", 1e3},
-         {"L", 1e4},           {"D", 1e4},           {"tau_c", 1e4},        {"lambda", 1e4},
-         {"contact_lambda", 1e4}, {"contact_qdd", 1e4}, {"contact_tau_c", 1e4}, {"impact_lambda", 1e4},
-         {"impact_qd_plus", 1e4}};
+  // k (io/quantities.hpp): headroom for sums over tens of bodies (H, qdd: 1e3; the others 1e4,
+  // their entries being differences of larger terms). A convention bug misses by many orders.
+  for (const QuantityInfo& q : quantity_table()) t.k[q.name] = q.k;
   return t;
 }
 
@@ -137,8 +135,13 @@ double Tolerances::tolerance(const std::string& quantity, double kappa) const {
   // algorithm); the factors of H by κ(H)^(1/2) ε. H, C, tau are products and sums: ε.
   // The loop forces come from the same solve as the constrained q̈ (KKT system, docs/loops.md).
   // The contact quantities: a second solve, with M (kappa is then κ(H) κ_c, compare.hpp).
-  if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda" || is_contact(quantity)) return kq * epsilon * kappa;
-  if (quantity == "L" || quantity == "D") return kq * epsilon * std::sqrt(kappa);
+  const QuantityInfo* q = find_quantity(quantity);
+  switch (q ? q->rule : ToleranceRule::kEpsilon) {
+    case ToleranceRule::kKappa:
+    case ToleranceRule::kKappaContact: return kq * epsilon * kappa;
+    case ToleranceRule::kSqrtKappa: return kq * epsilon * std::sqrt(kappa);
+    case ToleranceRule::kEpsilon: break;
+  }
   return kq * epsilon;
 }
 
@@ -146,9 +149,13 @@ std::string Tolerances::rule(const std::string& quantity) const {
   if (auto o = overrides.find(quantity); o != overrides.end()) return "override " + format_number("%g", o->second);
   const auto it = k.find(quantity);
   const std::string kq = fmt_k(it != k.end() ? it->second : 1e4);
-  if (quantity == "qdd" || quantity == "tau_c" || quantity == "lambda") return kq + " ε κ(H)";
-  if (is_contact(quantity)) return kq + " ε κ(H) κ(M_S)";
-  if (quantity == "L" || quantity == "D") return kq + " ε κ(H)^½";
+  const QuantityInfo* q = find_quantity(quantity);
+  switch (q ? q->rule : ToleranceRule::kEpsilon) {
+    case ToleranceRule::kKappa: return kq + " ε κ(H)";
+    case ToleranceRule::kKappaContact: return kq + " ε κ(H) κ(M_S)";
+    case ToleranceRule::kSqrtKappa: return kq + " ε κ(H)^½";
+    case ToleranceRule::kEpsilon: break;
+  }
   return kq + " ε";
 }
 
