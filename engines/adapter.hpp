@@ -67,4 +67,8 @@ class EngineRefusal : public EngineError {
 
 std::vector<std::unique_ptr<EngineAdapter>> available_adapters();
 
+// The engines rbdref knows by name (`audit --engines`, `rbdref engines`), built in this build or
+// not: every adapter's name, and the engines that write their outputs themselves.
+const std::vector<std::string>& known_engines();
+
 }  // namespace rbd

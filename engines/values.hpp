@@ -1,7 +1,8 @@
 // What the adapters share: engine values converted at 50 digits, written into an engine output as
 // decimal text with 25 significant digits (enough for any double and for the conversion's own
 // rounding); a sample's inputs; digits of agreement for the adapters' own diagnoses in raw; the
-// guard every run() wraps its work in.
+// guards of a run() and of each of its samples. (Their refusals: engines/support.hpp; their model
+// echoes: engines/model_echo.hpp.)
 #pragma once
 
 #include "engines/adapter.hpp"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace rbd {
 
@@ -80,6 +82,26 @@ inline double agreement_digits(const VecX<bin50>& x, const VecX<bin50>& r, const
   if (scale == bin50(0)) scale = bin50(1);
   if (err == bin50(0)) return 17;
   return std::min(17.0, -std::log10(static_cast<double>(bin50(err / scale))));
+}
+
+// One sample of a run(): body(es) fills es; an EngineError there is the sample's error (its values
+// dropped), and the other samples still run. es joins out either way.
+template <class Body>
+void add_sample(EngineOutput& out, EngineSample es, Body&& body) {
+  try {
+    body(es);
+  } catch (const EngineError& e) {
+    es.error = e.what();
+    es.values.clear();
+    es.model_values.clear();
+  }
+  out.samples.push_back(std::move(es));
+}
+
+// An LCP result's status (reference/contact/lcp.hpp) as raw's "model" fields name it.
+template <class LcpResultT>
+const char* lcp_status_name(const LcpResultT& r) {
+  return r.status == LcpResultT::Solved ? "solved" : r.status == LcpResultT::NoSolution ? "no_solution" : "failed";
 }
 
 // The body of every adapter's run(): an unsupported model is refused (EngineError with the reason),

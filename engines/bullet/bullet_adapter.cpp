@@ -1,15 +1,17 @@
-// Bullet adapter: see bullet_adapter.hpp for the import path, the coordinates and Bullet's contact
-// model. Compiled with BT_USE_DOUBLE_PRECISION against Debian's "-float64" libraries.
+// Bullet adapter: see bullet_adapter.hpp and docs/engines.md ("Bullet") for the import path, the
+// coordinates and Bullet's contact model. Compiled with BT_USE_DOUBLE_PRECISION against Debian's
+// "-float64" libraries.
 #include "engines/bullet/bullet_adapter.hpp"
+#include "engines/contact_problem.hpp"
+#include "engines/model_echo.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 
 #include "reference/contact/kinematics.hpp"
-#include "reference/tree/crba.hpp"
 #include "reference/tree/jcalc.hpp"
 #include "reference/tree/kinematics.hpp"
 #include "reference/contact/lcp.hpp"
 #include "reference/tree/model.hpp"
-#include "reference/tree/rnea.hpp"
 
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
@@ -271,15 +273,15 @@ void link_pose(const BulletBody& bb, int link, Vec3<B>& o, Mat3<B>& R) {
 ojson model_echo(const Model<B>& m, const BulletBody& bb, const VecX<B>& q) {
   const TreeKinematics<B> k = kinematics<B>(m, q, VecX<B>(VecX<B>::Zero(m.nv)));
   ojson bodies = ojson::array();
-  double worst_mass = 0, worst_I = 0, worst_frame = 0, pscale = 1;
-  const auto max_abs = [](const auto& x) { return x.size() ? d(B(x.cwiseAbs().maxCoeff())) : 0.0; };
+  EchoWorst worst({"mass_rel_err", "principal_moments_rel_err", "link_frame_world_err"});
+  double pscale = 1;
   for (int i = 0; i < m.NB; ++i) {
     const LinkFrame& f = bb.frame[i];
     const int l = bb.link[i];
     const double mass = l < 0 ? bb.mb->getBaseMass() : bb.mb->getLinkMass(l);
     const btVector3 I = l < 0 ? bb.mb->getBaseInertia() : bb.mb->getLinkInertia(l);
     const double e_mass = d(B(abs(B(B(mass) - f.mass)) / f.mass));
-    const double e_I = max_abs(Vec3<B>(bv(I) - f.moments)) / max_abs(f.moments);
+    const double e_I = max_abs_d(Vec3<B>(bv(I) - f.moments)) / max_abs_d(f.moments);
     // The link frame in the world: rbdref's body frame moved to the COM and turned by V.
     const Mat3<B> R0 = k.X0[i].E.transpose();
     const Vec3<B> o_ref = k.X0[i].r + R0 * f.c;
@@ -287,30 +289,26 @@ ojson model_echo(const Model<B>& m, const BulletBody& bb, const VecX<B>& q) {
     Vec3<B> o;
     Mat3<B> R;
     link_pose(bb, l, o, R);
-    const double e_frame = std::max(max_abs(Mat3<B>(R - R_ref)), max_abs(Vec3<B>(o - o_ref)));
-    pscale = std::max(pscale, max_abs(o_ref));
-    worst_mass = std::max(worst_mass, e_mass);
-    worst_I = std::max(worst_I, e_I);
-    worst_frame = std::max(worst_frame, e_frame);
+    const double e_frame = std::max(max_abs_d(Mat3<B>(R - R_ref)), max_abs_d(Vec3<B>(o - o_ref)));
+    pscale = std::max(pscale, max_abs_d(o_ref));
+    worst.raise({e_mass, e_I, e_frame});
     bodies.push_back({{"body", m.body_name[i]},
                       {"bullet_link", l},
                       {"mass", {{"rbdref", to_decimal(f.mass, 20)}, {"engine", mass}, {"rel_err", e_mass}}},
                       {"principal_moments_rel_err", e_I},
                       {"link_frame_world_err", e_frame}});
   }
-  const double eps = 2.220446049250313e-16;
-  const double tol = 64 * eps, frame_tol = 1e3 * eps * std::max(1, m.NB) * pscale;
-  const bool match = worst_mass <= tol && worst_I <= tol && worst_frame <= frame_tol;
+  const double tol = kEchoTol, frame_tol = 1e3 * kEchoEps * std::max(1, m.NB) * pscale;
+  const bool match = worst["mass_rel_err"] <= tol && worst["principal_moments_rel_err"] <= tol && worst["link_frame_world_err"] <= frame_tol;
   ojson echo;
   echo["engine_model"] = {{"links", bb.mb->getNumLinks()}, {"dofs", bb.mb->getNumDofs()}, {"floating_base", !bb.mb->hasFixedBase()}};
   echo["rbdref_model"] = {{"nbody", m.NB}, {"nv", m.nv}, {"contacts", static_cast<int>(m.contacts.size())}};
   echo["configuration"] = "the first sample's q";
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"principal_moments_rel_err", worst_I}, {"link_frame_world_err", worst_frame}};
-  echo["tolerance"] = {{"relative", tol}, {"link_frame", frame_tol},
-                       {"rule", "64 ε(double) relative for masses and principal moments; link frames (COM, principal axes) in the "
-                                "world 1000 ε × bodies × max(1, model size in m)"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
+  close_echo(echo, worst,
+             {{"relative", tol}, {"link_frame", frame_tol},
+              {"rule", "64 ε(double) relative for masses and principal moments; link frames (COM, principal axes) in the "
+                       "world 1000 ε × bodies × max(1, model size in m)"}},
+             match, bodies);
   return echo;
 }
 
@@ -333,30 +331,26 @@ class BulletAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
+    Refusals w;
+    w.loop = "the Bullet adapter builds trees only";
+    w.joint = "the Bullet adapter runs revolute, prismatic, spherical and a free root only ({type}: Bullet has no helical or "
+              "cylindrical joint, and its planar joint turns about the link's COM on axes of its own choosing)";
+    w.free_below_root = "a free joint below the root (Bullet's multibody has one floating base)";
+    w.soft_contact = "soft contact (§11.8) has no Bullet counterpart in this adapter";
+    w.friction = "friction μ > 0: Bullet's friction is two decoupled directions bounded by μ times the normal impulse of the "
+                 "previous sweep (not the reference's problem); the adapter runs frictionless contacts only";
     const Model<B> m = build_model<B>(f.model);
-    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': the Bullet adapter builds trees only";
     const bool floating = floating_root(m);
-    for (int i = 0; i < m.NB; ++i) {
-      const JointType jt = m.joint[i].type;
-      if (jt == JointType::Free && i != 0)
-        return "joint '" + m.joint_name[i] + "': a free joint below the root (Bullet's multibody has one floating base)";
-      if (jt != JointType::Revolute && jt != JointType::Prismatic && jt != JointType::Spherical && jt != JointType::Free)
-        return "joint '" + m.joint_name[i] + "': the Bullet adapter runs revolute, prismatic, spherical and a free root only (" +
-               joint_type_name(jt) + ": Bullet has no helical or cylindrical joint, and its planar joint turns about the "
-               "link's COM on axes of its own choosing)";
-      if (floating && i > 0 && m.parent[i] < 0)
-        return "body '" + m.body_name[i] + "': a second root beside the free-floating one (Bullet's multibody is one tree)";
+    return unsupported_by(support(), w, m, [&](int i) -> std::string {
+      if (i > 0 && m.parent[i] < 0) {  // a second root: Bullet's multibody is one tree, on one base
+        if (m.joint[i].type == JointType::Free) return "joint '" + m.joint_name[i] + "': " + w.free_below_root;
+        if (floating) return "body '" + m.body_name[i] + "': a second root beside the free-floating one (Bullet's multibody is one tree)";
+      }
       const LinkFrame lf = link_frame(m.I[i]);
       if (!(lf.mass > B(0)) || !(lf.moments.minCoeff() > B(0)))
         return "body '" + m.body_name[i] + "': Bullet needs a positive mass and positive principal moments on every body";
-    }
-    for (const Contact<B>& c : m.contacts) {
-      if (c.has_soft) return "contact '" + c.name + "': soft contact (§11.8) has no Bullet counterpart in this adapter";
-      if (c.has_friction && c.mu > B(0))
-        return "contact '" + c.name + "': friction μ > 0: Bullet's friction is two decoupled directions bounded by μ times "
-               "the normal impulse of the previous sweep (not the reference's problem); the adapter runs frictionless contacts only";
-    }
-    return "";
+      return "";
+    });
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
@@ -369,22 +363,16 @@ class BulletAdapter : public EngineAdapter {
 
 
 // The contact step and the impulsive step of one sample with Bullet's default multibody solver
-// (bullet_adapter.hpp), Bullet's own model solved exactly beside them.
+// (docs/engines.md), Bullet's own model solved exactly beside them.
 void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, EngineSample& es) {
-  const ContactKinematics<B> ck = contact_kinematics<B>(m, q, qd);
+  const ContactProblem p(m, q, qd, tau);
+  const ContactKinematics<B>& ck = p.ck;
   const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
-  const MatX<B> H = crba<B>(m, q);
-  const Eigen::LLT<MatX<B>> llt(H);
-  if (llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");
-  const VecX<B> qdd_free = llt.solve(VecX<B>(tau - bias<B>(m, q, qd)));
-  const MatX<B>& T = ck.Tn;
-  const MatX<B> HiT = llt.solve(T);
-  const MatX<B> M = T.transpose() * HiT;
   const B h = kTimeStep;
   btContactSolverInfo info;  // Bullet's defaults
   info.m_timeStep = d(h);
   const B threshold = B(info.m_restitutionVelocityThreshold);
-  // Bullet's restitution target r_i for a normal velocity z_i (bullet_adapter.hpp).
+  // Bullet's restitution target r_i for a normal velocity z_i (docs/engines.md).
   // J⁻¹J̇q̇ of the map g = J q̇ (bullet_adapter.hpp): what Bullet's free step adds in rbdref's terms.
   VecX<B> Jinv_Jdot_qd;
   {
@@ -399,8 +387,20 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
       if (abs(z(i)) >= threshold) r(i) = std::max<B>(B(0), B(-B(d(m.contacts[static_cast<size_t>(i)].e)) * z(i)));
     return r;
   };
-  const auto lcp_status = [](const LcpResult<B>& r) {
-    return r.status == LcpResult<B>::Solved ? "solved" : r.status == LcpResult<B>::NoSolution ? "no_solution" : "failed";
+  // Bullet's own model solved exactly, LCP(M, rhs), as model_values `step`_lambda and `step`_`v` =
+  // v0 + H⁻¹T λ; beside each of Bullet's runs in raw (a JSON pointer, its v) the digits of its v
+  // against the model's, relative to max(max|v0|, max|v_model|).
+  const auto exact_model = [&](const std::string& step, const std::string& v, const VecX<B>& rhs, const VecX<B>& v0,
+                               const std::vector<std::pair<std::string, const VecX<B>*>>& runs) {
+    const LcpResult<B> lcp = solve_lcp<B>(p.M, rhs);
+    if (lcp.status == LcpResult<B>::Solved) {
+      const VecX<B> v_model = v0 + p.HiT * lcp.lambda;
+      es.model_values[step + "_lambda"] = num_vec(lcp.lambda);
+      es.model_values[step + "_" + v] = num_vec(v_model);
+      const B floor = v0.cwiseAbs().maxCoeff();
+      for (const auto& [where, run] : runs) es.raw[json::json_pointer(where)][v + "_digits_vs_model"] = agreement_digits(*run, v_model, floor);
+    }
+    es.raw["model"][step + "_lcp"] = lcp_status_name(lcp);
   };
   // One solver call on the multibody as it stands (its velocities are the ones the rows see).
   struct Solved {
@@ -484,19 +484,10 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
                               {"gauss_seidel_converged", {{"sweeps", kManySweeps}, {"applied_impulse", sc.raw}}}};
     // Bullet's free step in rbdref's coordinates: g_f = g + h (J q̈_free + J̇q̇), so
     // q̇_f = q̇ + h (q̈_free + J⁻¹J̇q̇) (the floating base integrates its world-frame velocities).
-    const VecX<B> qd_f = qd + h * VecX<B>(qdd_free + Jinv_Jdot_qd);
-    const VecX<B> zf = T.transpose() * qd_f;
-    const LcpResult<B> lcp = solve_lcp<B>(M, VecX<B>((zf - restitution(zf)) / h));
-    if (lcp.status == LcpResult<B>::Solved) {
-      const VecX<B> qdd_model = qdd_free + HiT * lcp.lambda;
-      es.model_values["contact_lambda"] = num_vec(lcp.lambda);
-      es.model_values["contact_qdd"] = num_vec(qdd_model);
-      const B floor = qdd_free.cwiseAbs().maxCoeff();
-      es.raw["contact_step"]["qdd_digits_vs_model"] = agreement_digits(qdd, qdd_model, floor);
-      es.raw["contact_step"]["mlcp_dantzig"]["qdd_digits_vs_model"] = agreement_digits(qdd_x, qdd_model, floor);
-      es.raw["contact_step"]["gauss_seidel_converged"]["qdd_digits_vs_model"] = agreement_digits(qdd_c, qdd_model, floor);
-    }
-    es.raw["model"] = {{"contact_lcp", lcp_status(lcp)}};
+    const VecX<B> qd_f = qd + h * VecX<B>(p.qdd_free + Jinv_Jdot_qd);
+    const VecX<B> zf = ck.Tn.transpose() * qd_f;
+    exact_model("contact", "qdd", VecX<B>((zf - restitution(zf)) / h), p.qdd_free,
+                {{"/contact_step", &qdd}, {"/contact_step/mlcp_dantzig", &qdd_x}, {"/contact_step/gauss_seidel_converged", &qdd_c}});
   }
   // The impulsive step: the solver alone at q̇ (forward dynamics with dt = 0 for its caches), with
   // Bullet's default sweeps (the audited values) and run to convergence (raw, the diagnosis).
@@ -520,16 +511,8 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     es.values["impact_lambda"] = num_vec(impulse);
     es.values["impact_qd_plus"] = num_vec(qd_plus);
     es.raw["impact_step"] = {{"applied_impulse", raw}, {"gauss_seidel_converged", {{"sweeps", kManySweeps}, {"applied_impulse", raw_c}}}};
-    const LcpResult<B> lcp = solve_lcp<B>(M, VecX<B>(ck.zeta - restitution(ck.zeta)));
-    if (lcp.status == LcpResult<B>::Solved) {
-      const VecX<B> qd_plus_model = qd + HiT * lcp.lambda;
-      es.model_values["impact_lambda"] = num_vec(lcp.lambda);
-      es.model_values["impact_qd_plus"] = num_vec(qd_plus_model);
-      const B floor = qd.cwiseAbs().maxCoeff();
-      es.raw["impact_step"]["qd_plus_digits_vs_model"] = agreement_digits(qd_plus, qd_plus_model, floor);
-      es.raw["impact_step"]["gauss_seidel_converged"]["qd_plus_digits_vs_model"] = agreement_digits(qd_plus_c, qd_plus_model, floor);
-    }
-    es.raw["model"]["impact_lcp"] = lcp_status(lcp);
+    exact_model("impact", "qd_plus", VecX<B>(ck.zeta - restitution(ck.zeta)), qd,
+                {{"/impact_step", &qd_plus}, {"/impact_step/gauss_seidel_converged", &qd_plus_c}});
   }
 }
 
@@ -569,9 +552,8 @@ EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fix
   }
 
   for (size_t si = 0; si < f.samples.size(); ++si) {
-    EngineSample es = engine_sample_of(f.samples[si]);
-    const auto [q, qd, qdd_unused, tau] = inputs_of(f.samples[si]);
-    try {
+    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) {
+      const auto [q, qd, qdd_unused, tau] = inputs_of(f.samples[si]);
       BulletBody bb;
       build(bb, m);
       set_state(bb, m, q, qd);
@@ -607,12 +589,7 @@ EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fix
       es.raw["qdd_at_zero_tau"] = ra0;
       es.raw["qdd"] = ra;
       if (has_contacts) contact_steps(m, q, qd, tau, es);
-    } catch (const EngineError& e) {
-      es.error = e.what();
-      es.values.clear();
-      es.model_values.clear();
-    }
-    out.samples.push_back(std::move(es));
+    });
   }
   return out;
 }

@@ -1,14 +1,16 @@
-// DART adapter: see dart_adapter.hpp for the import path, the conventions and DART's contact model.
+// DART adapter: see dart_adapter.hpp and docs/engines.md ("DART") for the import path, the
+// conventions and DART's contact model.
 // Only DART's specific headers are included (the umbrella dart/dart.hpp pulls in optional parts).
 #include "engines/dart/dart_adapter.hpp"
+#include "engines/contact_problem.hpp"
+#include "engines/model_echo.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 
 #include "reference/contact/kinematics.hpp"
-#include "reference/tree/crba.hpp"
 #include "reference/tree/jcalc.hpp"
 #include "reference/contact/lcp.hpp"
 #include "reference/tree/model.hpp"
-#include "reference/tree/rnea.hpp"
 
 #include <dart/collision/CollisionObject.hpp>
 #include <dart/collision/Contact.hpp>
@@ -53,6 +55,7 @@ using ojson = nlohmann::ordered_json;
 namespace dd = dart::dynamics;
 
 constexpr double kTimeStep = 0.001;  // DART's default World time step
+const char* const kMassless = "DART needs a positive mass on every body";
 const B kTwoPi = B(2) * boost::math::constants::pi<B>();
 
 double d(const B& x) { return static_cast<double>(x); }
@@ -214,7 +217,7 @@ void set_state(DartWorld& w, const Model<B>& m, const VecX<B>& q, const VecX<B>&
 }
 
 // The model's contacts as DART ContactConstraints in the world's constraint solver, at the state
-// set (dart_adapter.hpp): a ShapeNode per side per contact (dynamics aspect only: no collision).
+// set (docs/engines.md): a ShapeNode per side per contact (dynamics aspect only: no collision).
 void add_contacts(DartWorld& w, const Model<B>& m, const ContactKinematics<B>& ck) {
   if (!w.ground) {
     w.ground = dd::Skeleton::create("rbdref_ground");
@@ -253,22 +256,16 @@ void add_contacts(DartWorld& w, const Model<B>& m, const ContactKinematics<B>& c
   }
 }
 
-// The contact step and the impulsive step of one sample (dart_adapter.hpp), with DART's own model
+// The contact step and the impulsive step of one sample (docs/engines.md), with DART's own model
 // solved exactly beside them.
 void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, double cfm, EngineSample& es) {
-  const ContactKinematics<B> ck = contact_kinematics<B>(m, q, qd);
+  const ContactProblem p(m, q, qd, tau);
+  const ContactKinematics<B>& ck = p.ck;
   const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
-  const MatX<B> H = crba<B>(m, q);
-  const Eigen::LLT<MatX<B>> llt(H);
-  if (llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");
-  const VecX<B> qdd_free = llt.solve(VecX<B>(tau - bias<B>(m, q, qd)));
-  const MatX<B>& T = ck.Tn;
-  const MatX<B> HiT = llt.solve(T);
-  const MatX<B> M = T.transpose() * HiT;
-  MatX<B> Mp = M;  // DART's A: the diagonal scaled by 1 + CFM
-  for (Eigen::Index i = 0; i < nc; ++i) Mp(i, i) = M(i, i) * (B(1) + B(cfm));
+  MatX<B> Mp = p.M;  // DART's A: the diagonal scaled by 1 + CFM
+  for (Eigen::Index i = 0; i < nc; ++i) Mp(i, i) = p.M(i, i) * (B(1) + B(cfm));
   const B h = B(kTimeStep);
-  // DART's bounce velocity c_i for a separation velocity z_i (dart_adapter.hpp).
+  // DART's bounce velocity c_i for a separation velocity z_i (docs/engines.md).
   const auto bounce = [&](const VecX<B>& z) {
     VecX<B> c = VecX<B>::Zero(nc);
     for (Eigen::Index i = 0; i < nc; ++i) {
@@ -283,15 +280,12 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     for (Eigen::Index i = 0; i < nc; ++i) l(i) = ck.n[static_cast<size_t>(i)].dot(bv3(w.contact[static_cast<size_t>(i)].force)) * scale;
     return l;
   };
-  const auto lcp_status = [](const LcpResult<B>& r) {
-    return r.status == LcpResult<B>::Solved ? "solved" : r.status == LcpResult<B>::NoSolution ? "no_solution" : "failed";
-  };
   // One step as World::step takes it (DART 6.12: forward dynamics, integrateVelocities, the
   // constraint solver, computeImpulseForwardDynamics), read before integratePositions: DART's
   // getConstraintForces is evaluated lazily at the skeleton's current positions, so after a whole
   // World::step it is Jᵀ at q + h q̇⁺, not at the step's q (recorded in raw for the record).
   // DART 6.12's free step: v_f = q̇ + h (q̈_free + g), g = ω × v on each FreeJoint's linear DoFs
-  // (its integrateVelocities; dart_adapter.hpp), 0 elsewhere. The velocity change per unit h is
+  // (its integrateVelocities; docs/engines.md), 0 elsewhere. The velocity change per unit h is
   // then q̈ + g: contact_qdd is that change less g, the acceleration the forces make.
   VecX<B> g = VecX<B>::Zero(m.nv);
   for (int i = 0; i < m.NB; ++i)
@@ -360,15 +354,15 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
           "contact step: DART's Dantzig solver failed on this contact set and its PGS fallback answered (the impulses "
           "differ from Dantzig's alone)");
     // DART's model, exactly, per unit h: w/h = M'λ + Tᵀ(q̇ + h q̈_free)/h − c/h.
-    const VecX<B> zf = T.transpose() * VecX<B>(qd + h * VecX<B>(qdd_free + g));
+    const VecX<B> zf = ck.Tn.transpose() * VecX<B>(qd + h * VecX<B>(p.qdd_free + g));
     const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>((zf - bounce(zf)) / h));
     if (lcp.status == LcpResult<B>::Solved) {
-      const VecX<B> Tl = T * lcp.lambda;
+      const VecX<B> Tl = ck.Tn * lcp.lambda;
       es.model_values["contact_lambda"] = num_vec(lcp.lambda);
       es.model_values["contact_tau_c"] = num_vec(Tl);
-      es.model_values["contact_qdd"] = num_vec(VecX<B>(qdd_free + llt.solve(Tl)));
+      es.model_values["contact_qdd"] = num_vec(VecX<B>(p.qdd_free + p.llt.solve(Tl)));
     }
-    es.raw["model"] = {{"contact_lcp", lcp_status(lcp)}};
+    es.raw["model"] = {{"contact_lcp", lcp_status_name(lcp)}};
   }
   // The impulsive step: the constraint solver alone at q̇ (and again with Dantzig alone).
   {
@@ -399,9 +393,9 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>(ck.zeta - bounce(ck.zeta)));
     if (lcp.status == LcpResult<B>::Solved) {
       es.model_values["impact_lambda"] = num_vec(lcp.lambda);
-      es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + HiT * lcp.lambda));
+      es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + p.HiT * lcp.lambda));
     }
-    es.raw["model"]["impact_lcp"] = lcp_status(lcp);
+    es.raw["model"]["impact_lcp"] = lcp_status_name(lcp);
   }
 }
 
@@ -422,20 +416,14 @@ class DartAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
-    const Model<double> m = build_model<double>(f.model);
-    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': the DART adapter builds trees only";
-    for (int i = 0; i < m.NB; ++i) {
-      const JointType jt = m.joint[i].type;
-      if (jt == JointType::Cylindrical) return "joint '" + m.joint_name[i] + "': DART 6.12 has no cylindrical joint";
-      if (!(m.I[i].mass() > 0)) return "body '" + m.body_name[i] + "': DART needs a positive mass on every body";
-    }
-    for (const Contact<double>& c : m.contacts) {
-      if (c.has_soft) return "contact '" + c.name + "': soft contact (§11.8) has no DART counterpart in this adapter";
-      if (c.has_friction && c.mu > 0)
-        return "contact '" + c.name + "': friction μ > 0: DART's friction is a boxed LCP on a two-direction pyramid "
-               "(not the reference's problem); the adapter runs frictionless contacts only";
-    }
-    return "";
+    Refusals w;
+    w.loop = "the DART adapter builds trees only";
+    w.joint = "DART 6.12 has no {type} joint";
+    w.massless = kMassless;
+    w.soft_contact = "soft contact (§11.8) has no DART counterpart in this adapter";
+    w.friction = "friction μ > 0: DART's friction is a boxed LCP on a two-direction pyramid (not the reference's problem); "
+                 "the adapter runs frictionless contacts only";
+    return unsupported_by(support(), w, build_model<double>(f.model));
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
@@ -474,8 +462,7 @@ dd::Inertia node_inertia(const dd::BodyNode* bn, bool composite) {
 ojson model_echo(const Model<B>& m, const DartWorld& w, const VecX<B>& q, bool composite = false) {
   const TreeKinematics<B> k = kinematics<B>(m, q, VecX<B>(VecX<B>::Zero(m.nv)));
   ojson bodies = ojson::array();
-  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_axis = 0, worst_frame = 0;
-  const auto max_abs = [](const auto& x) { return x.size() ? d(B(x.cwiseAbs().maxCoeff())) : 0.0; };
+  EchoWorst worst({"mass_rel_err", "com_abs_err_m", "inertia_about_com_rel_err", "joint_axis_err", "world_frame_err"});
   double pscale = 1;
   for (int i = 0; i < m.NB; ++i) {
     const dd::BodyNode* bn = w.body[i];
@@ -485,32 +472,28 @@ ojson model_echo(const Model<B>& m, const DartWorld& w, const VecX<B>& q, bool c
     const Mat3<B> Ic = m.I[i].M.template block<3, 3>(0, 0) - mass * S * S.transpose();
     const dd::Inertia inertia = node_inertia(bn, composite);
     const double e_mass = d(B(abs(B(B(inertia.getMass()) - mass)) / mass));
-    const double e_com = max_abs(Vec3<B>(bv3(inertia.getLocalCOM()) - c));
+    const double e_com = max_abs_d(Vec3<B>(bv3(inertia.getLocalCOM()) - c));
     Mat3<B> I;
     const Eigen::Matrix3d Id = inertia.getMoment();
     for (int r = 0; r < 3; ++r)
       for (int s = 0; s < 3; ++s) I(r, s) = B(Id(r, s));
-    const double sI = max_abs(Ic);
-    const double e_I = sI > 0 ? max_abs(Mat3<B>(I - Ic)) / sI : max_abs(I);
+    const double sI = max_abs_d(Ic);
+    const double e_I = sI > 0 ? max_abs_d(Mat3<B>(I - Ic)) / sI : max_abs_d(I);
     double e_axis = 0;
     const Joint<B>& jt = m.joint[i];
-    if (const auto* rj = dynamic_cast<const dd::RevoluteJoint*>(w.joint[i])) e_axis = max_abs(Vec3<B>(bv3(rj->getAxis()) - jt.axis));
-    if (const auto* pj = dynamic_cast<const dd::PrismaticJoint*>(w.joint[i])) e_axis = max_abs(Vec3<B>(bv3(pj->getAxis()) - jt.axis));
+    if (const auto* rj = dynamic_cast<const dd::RevoluteJoint*>(w.joint[i])) e_axis = max_abs_d(Vec3<B>(bv3(rj->getAxis()) - jt.axis));
+    if (const auto* pj = dynamic_cast<const dd::PrismaticJoint*>(w.joint[i])) e_axis = max_abs_d(Vec3<B>(bv3(pj->getAxis()) - jt.axis));
     if (const auto* sj = dynamic_cast<const dd::ScrewJoint*>(w.joint[i]))
-      e_axis = std::max(max_abs(Vec3<B>(bv3(sj->getAxis()) - jt.axis)), d(B(abs(B(B(sj->getPitch()) / kTwoPi - jt.pitch)))));
+      e_axis = std::max(max_abs_d(Vec3<B>(bv3(sj->getAxis()) - jt.axis)), d(B(abs(B(B(sj->getPitch()) / kTwoPi - jt.pitch)))));
     // Body frame in the world: DART's transform against rbdref's X0⁻¹.
     const Eigen::Isometry3d T = bn->getWorldTransform();
     const Mat3<B> R0 = k.X0[i].E.transpose();
     Mat3<B> Rd;
     for (int r = 0; r < 3; ++r)
       for (int s = 0; s < 3; ++s) Rd(r, s) = B(T.linear()(r, s));
-    const double e_frame = std::max(max_abs(Mat3<B>(Rd - R0)), max_abs(Vec3<B>(bv3(T.translation()) - k.X0[i].r)));
-    pscale = std::max(pscale, max_abs(k.X0[i].r));
-    worst_mass = std::max(worst_mass, e_mass);
-    worst_com = std::max(worst_com, e_com);
-    worst_I = std::max(worst_I, e_I);
-    worst_axis = std::max(worst_axis, e_axis);
-    worst_frame = std::max(worst_frame, e_frame);
+    const double e_frame = std::max(max_abs_d(Mat3<B>(Rd - R0)), max_abs_d(Vec3<B>(bv3(T.translation()) - k.X0[i].r)));
+    pscale = std::max(pscale, max_abs_d(k.X0[i].r));
+    worst.raise({e_mass, e_com, e_I, e_axis, e_frame});
     bodies.push_back({{"body", m.body_name[i]},
                       {"joint", w.joint[i]->getType()},
                       {"mass", {{"rbdref", to_decimal(mass, 20)}, {"engine", inertia.getMass()}, {"rel_err", e_mass}}},
@@ -521,24 +504,22 @@ ojson model_echo(const Model<B>& m, const DartWorld& w, const VecX<B>& q, bool c
   }
   // Frames go through DART's own kinematics (exponential coordinates, products of doubles): a few
   // hundred ε per joint of depth, relative to the model's size.
-  const double eps = 2.220446049250313e-16;
-  const double tol = 64 * eps, frame_tol = 1e3 * eps * std::max(1, m.NB) * pscale;
+  const double tol = kEchoTol, frame_tol = 1e3 * kEchoEps * std::max(1, m.NB) * pscale;
   const int nbodies = static_cast<int>(w.skel->getNumBodyNodes());
   // Composite: the inertias went through DART's spatial products in double (a few ε relative to the
   // body's size, not to its COM inertia): 1e3 ε.
-  const double itol = composite ? 1e3 * eps : tol;
-  const bool match = worst_mass <= itol && worst_com <= itol * pscale && worst_I <= itol && worst_axis <= tol &&
-                     worst_frame <= frame_tol && (composite || nbodies == m.NB) && static_cast<int>(w.skel->getNumDofs()) == m.nv;
+  const double itol = composite ? 1e3 * kEchoEps : tol;
+  const bool match = worst["mass_rel_err"] <= itol && worst["com_abs_err_m"] <= itol * pscale && worst["inertia_about_com_rel_err"] <= itol &&
+                     worst["joint_axis_err"] <= tol && worst["world_frame_err"] <= frame_tol && (composite || nbodies == m.NB) &&
+                     static_cast<int>(w.skel->getNumDofs()) == m.nv;
   ojson echo;
   echo["engine_model"] = {{"bodies", nbodies}, {"dofs", static_cast<int>(w.skel->getNumDofs())}, {"trees", static_cast<int>(w.skel->getNumTrees())}};
   echo["rbdref_model"] = {{"nbody", m.NB}, {"nv", m.nv}, {"contacts", static_cast<int>(m.contacts.size())}};
   echo["configuration"] = "the first sample's q";
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_about_com_rel_err", worst_I},
-                 {"joint_axis_err", worst_axis}, {"world_frame_err", worst_frame}};
-  echo["tolerance"] = {{"relative", itol}, {"world_frame", frame_tol},
-                       {"rule", "64 ε(double) relative for the inertial data and axes; body frames 1000 ε × bodies × max(1, model size in m)"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
+  close_echo(echo, worst,
+             {{"relative", itol}, {"world_frame", frame_tol},
+              {"rule", "64 ε(double) relative for the inertial data and axes; body frames 1000 ε × bodies × max(1, model size in m)"}},
+             match, bodies);
   return echo;
 }
 
@@ -604,9 +585,8 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
   }
 
   for (size_t si = 0; si < f.samples.size(); ++si) {
-    EngineSample es = engine_sample_of(f.samples[si]);
-    const auto [q, qd, qdd, tau] = inputs_of(f.samples[si]);
-    try {
+    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) {
+      const auto [q, qd, qdd, tau] = inputs_of(f.samples[si]);
       {
         DartWorld w;
         build_skeleton(w, m);
@@ -618,12 +598,7 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
         tree_quantities(w, m, qdd, tau, es);
       }
       if (has_contacts) contact_steps(m, q, qd, tau, cfm, es);
-    } catch (const EngineError& e) {
-      es.error = e.what();
-      es.values.clear();
-      es.model_values.clear();
-    }
-    out.samples.push_back(std::move(es));
+    });
   }
   return out;
 }
@@ -635,11 +610,11 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
 // fixed joint's child link as its own BodyNode on a WeldJoint: rbdref's body i is DART's node of
 // the same name with the nodes welded below it, and the echo compares that composite. Limits,
 // damping and friction of the URDF are not applied by DART's dynamics calls used here (the
-// constraint solver is not stepped). The tree quantities are those of the in-code path.
-class DartUrdfAdapter : public EngineAdapter {
+// constraint solver is not stepped). The tree quantities are those of the in-code path. The same
+// DART, another import path: all but the version is its own.
+class DartUrdfAdapter : public DartAdapter {
  public:
   std::string name() const override { return "dart-urdf"; }
-  std::string version() const override { return DART_VERSION; }
   EngineSupport support() const override {
     EngineSupport s;
     s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Free};
@@ -649,22 +624,15 @@ class DartUrdfAdapter : public EngineAdapter {
   }
   bool imports_source() const override { return true; }
   std::string unsupported(const Fixture& f) const override {
-    if (f.source_kind != "urdf") return "the model was not read from a URDF (this adapter audits DART's URDF loader)";
-    const Model<double> m = build_model<double>(f.model);
-    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': loop joints come from a loops file, which DART's URDF loader does not read";
-    for (int i = 0; i < m.NB; ++i) {
-      const JointType t = m.joint[i].type;
-      if (t == JointType::Free && m.parent[i] >= 0) return "joint '" + m.joint_name[i] + "': a URDF floating joint below the root";
-      if (t != JointType::Revolute && t != JointType::Prismatic && t != JointType::Free)
-        return "joint '" + m.joint_name[i] + "': the adapter runs URDF revolute, continuous and prismatic joints and a floating root (" +
-               joint_type_name(t) + ")";
-      if (!(m.I[i].mass() > 0)) return "body '" + m.body_name[i] + "': DART needs a positive mass on every body";
-    }
-    return "";
+    if (std::string why = not_from_urdf(f, "DART's URDF loader"); !why.empty()) return why;
+    Refusals w;
+    w.loop = "loop joints come from a loops file, which DART's URDF loader does not read";
+    w.joint = "the adapter runs URDF revolute, continuous and prismatic joints and a floating root ({type})";
+    w.free_below_root = "a URDF floating joint below the root";
+    w.massless = kMassless;
+    return unsupported_by(support(), w, build_model<double>(f.model));
   }
-  EngineOutput run(const Fixture& f, const std::string&) const override {
-    throw EngineError("dart-urdf reads the model's URDF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
-  }
+  EngineOutput run(const Fixture& f, const std::string&) const override { throw_needs_source(*this, f); }
   EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
     return guarded_run(*this, f, "DART", [&] { return run_urdf(f, fixture_file, source); });
   }

@@ -1,6 +1,8 @@
 // Orocos KDL adapter: see kdl_adapter.hpp.
 #include "engines/kdl/kdl_adapter.hpp"
 
+#include "engines/model_echo.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 #include "reference/tree/model.hpp"
 
@@ -61,13 +63,9 @@ Built build(const Model<B>& m) {
   return b;
 }
 
-template <class M>
-double max_abs_d(const M& x) {
-  return x.size() ? static_cast<double>(B(x.cwiseAbs().maxCoeff())) : 0.0;
-}
-
 ojson model_echo(const Model<B>& m, const KDL::Tree& tree) {
-  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_pos = 0, worst_rot = 0, worst_axis = 0;
+  EchoWorst worst(
+      {"mass_rel_err", "com_err_m_per_max_1m_c", "inertia_about_origin_rel_err", "frame_pos_abs_err_m", "frame_rot_err", "joint_axis_err"});
   ojson bodies = ojson::array();
   const auto& segs = tree.getSegments();
   for (int i = 0; i < m.NB; ++i) {
@@ -103,24 +101,22 @@ ojson model_echo(const Model<B>& m, const KDL::Tree& tree) {
     const KDL::Vector ka = s.getJoint().JointAxis();
     const Vec3<B> a_parent = m.Xtree[i].E.transpose() * m.joint[i].axis;
     const double e_axis = max_abs_d(Vec3<B>(Vec3<B>(B(ka.x()), B(ka.y()), B(ka.z())) - a_parent));
-    worst_mass = std::max(worst_mass, e_mass), worst_com = std::max(worst_com, e_com), worst_I = std::max(worst_I, e_I);
-    worst_pos = std::max(worst_pos, e_pos), worst_rot = std::max(worst_rot, e_rot), worst_axis = std::max(worst_axis, e_axis);
+    worst.raise({e_mass, e_com, e_I, e_pos, e_rot, e_axis});
     bodies.push_back({{"body", m.body_name[i]}, {"mass_rel_err", e_mass}, {"com_err_m_per_max_1m_c", e_com}, {"inertia_about_origin_rel_err", e_I},
                       {"frame_pos_abs_err_m", e_pos}, {"frame_rot_err", e_rot}, {"joint_axis_err", e_axis}});
   }
   B size(1);
   for (int i = 0; i < m.NB; ++i) size = std::max(size, B(m.Xtree[i].r.cwiseAbs().maxCoeff()));
-  const double tol = 64 * 2.220446049250313e-16;
-  const bool match = worst_mass <= tol && worst_I <= tol && worst_rot <= tol && worst_axis <= tol && worst_com <= tol &&
-                     worst_pos <= tol * d(size);
+  const double tol = kEchoTol;
+  const bool match = worst["mass_rel_err"] <= tol && worst["inertia_about_origin_rel_err"] <= tol && worst["frame_rot_err"] <= tol &&
+                     worst["joint_axis_err"] <= tol && worst["com_err_m_per_max_1m_c"] <= tol && worst["frame_pos_abs_err_m"] <= tol * d(size);
   ojson echo;
   echo["engine_model"] = {{"segments", static_cast<int>(tree.getNrOfSegments()) }, {"joints", static_cast<int>(tree.getNrOfJoints())}};
   echo["rbdref_model"] = {{"nbody", m.NB}, {"nv", m.nv}};
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_err_m_per_max_1m_c", worst_com}, {"inertia_about_origin_rel_err", worst_I},
-                 {"frame_pos_abs_err_m", worst_pos}, {"frame_rot_err", worst_rot}, {"joint_axis_err", worst_axis}};
-  echo["tolerance"] = {{"relative", tol}, {"rule", "64 ε(double) relative; the COM relative to max(1 m, |c|); frame positions × max(1, largest joint offset in m)"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
+  close_echo(echo, worst,
+             {{"relative", tol},
+              {"rule", "64 ε(double) relative; the COM relative to max(1 m, |c|); frame positions × max(1, largest joint offset in m)"}},
+             match, bodies);
   return echo;
 }
 
@@ -142,13 +138,11 @@ class KdlAdapter : public EngineAdapter {
     return s;
   }
   std::string unsupported(const Fixture& f) const override {
-    const Model<double> m = build_model<double>(f.model);
-    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': KDL has no loop joints";
-    for (int i = 0; i < m.NB; ++i)
-      if (m.joint[i].type != JointType::Revolute && m.joint[i].type != JointType::Prismatic)
-        return "joint '" + m.joint_name[i] + "': KDL has revolute and prismatic joints only (" + joint_type_name(m.joint[i].type) +
-               (m.joint[i].type == JointType::Free ? "; no floating base" : "") + ")";
-    return "";
+    Refusals w;
+    w.loop = "KDL has no loop joints";
+    w.joint = "KDL has revolute and prismatic joints only ({type})";
+    w.free = "KDL has revolute and prismatic joints only (free; no floating base)";
+    return unsupported_by(support(), w, build_model<double>(f.model));
   }
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
     return guarded_run(*this, f, "KDL", [&] { return run_checked(f, fixture_file); });

@@ -1,5 +1,6 @@
 // The MJCF rbdref writes for MuJoCo, and the pieces both MuJoCo adapters share (mjcf.hpp).
 #include "engines/mujoco/mjcf.hpp"
+#include "engines/model_echo.hpp"
 #include "engines/values.hpp"
 #include "io/xml_escape.hpp"
 
@@ -209,15 +210,10 @@ std::string mjcf_of(const Model<B>& m, const std::string& name, MjcfDialect dial
   return x.str();
 }
 
-template <class M>
-double max_abs_d(const M& x) {
-  return x.size() ? static_cast<double>(B(x.cwiseAbs().maxCoeff())) : 0.0;
-}
-
 // The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
 ojson model_echo(const MjModelView& mm, const Model<B>& m) {
   ojson bodies = ojson::array();
-  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_pos = 0, worst_rot = 0, worst_axis = 0;
+  EchoWorst worst({"mass_rel_err", "com_abs_err_m", "inertia_rel_err", "frame_pos_abs_err_m", "frame_rot_err", "joint_axis_err"});
   for (int i = 0; i < m.NB; ++i) {
     const int b = mm.body_id(mj_body(m, i));
     const Inertial in = inertial_of(m.I[i]);
@@ -246,12 +242,7 @@ ojson model_echo(const MjModelView& mm, const Model<B>& m) {
       const Vec3<B> a_mj(B(mm.jnt_axis[3 * j]), B(mm.jnt_axis[3 * j + 1]), B(mm.jnt_axis[3 * j + 2]));
       e_axis = std::max(e_axis, max_abs_d(Vec3<B>(a_mj - a)));
     }
-    worst_mass = std::max(worst_mass, e_mass);
-    worst_com = std::max(worst_com, e_com);
-    worst_I = std::max(worst_I, e_I);
-    worst_pos = std::max(worst_pos, e_pos);
-    worst_rot = std::max(worst_rot, e_rot);
-    worst_axis = std::max(worst_axis, e_axis);
+    worst.raise({e_mass, e_com, e_I, e_pos, e_rot, e_axis});
     bodies.push_back({{"body", m.body_name[i]},
                       {"mass", {{"rbdref", to_decimal(in.mass, 20)}, {"engine", mm.body_mass[b]}, {"rel_err", e_mass}}},
                       {"com_abs_err_m", e_com},
@@ -264,18 +255,14 @@ ojson model_echo(const MjModelView& mm, const Model<B>& m) {
   const double e_g = max_abs_d(Vec3<B>(g_mj - m.gravity));
   // Each value crossed to MuJoCo as a correctly rounded double (20 significant digits parsed by
   // MuJoCo) and, for inertias, through a unit quaternion: a few ulps of double is the floor.
-  const double tol = 64 * 2.220446049250313e-16;
-  const bool match = worst_mass <= tol && worst_I <= tol && worst_rot <= tol && worst_axis <= tol &&
-                     worst_com <= tol * std::max(1.0, max_abs_d(Vec3<B>::Ones())) && e_g <= tol * 10 &&
-                     worst_pos <= tol * 1e4;
+  const double tol = kEchoTol;
+  const bool match = worst["mass_rel_err"] <= tol && worst["inertia_rel_err"] <= tol && worst["frame_rot_err"] <= tol &&
+                     worst["joint_axis_err"] <= tol && worst["com_abs_err_m"] <= tol * std::max(1.0, max_abs_d(Vec3<B>::Ones())) &&
+                     e_g <= tol * 10 && worst["frame_pos_abs_err_m"] <= tol * 1e4;
   ojson echo;
   echo["engine_model"] = {{"nbody", mm.nbody - 1}, {"njnt", mm.njnt}, {"nq", mm.nq}, {"nv", mm.nv}, {"neq", mm.neq}};
   echo["gravity_abs_err"] = e_g;
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_rel_err", worst_I},
-                 {"frame_pos_abs_err_m", worst_pos}, {"frame_rot_err", worst_rot}, {"joint_axis_err", worst_axis}};
-  echo["tolerance"] = {{"relative", tol}, {"rule", "64 ε(double) relative (positions: × max(1, |p|) m)"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
+  close_echo(echo, worst, {{"relative", tol}, {"rule", "64 ε(double) relative (positions: × max(1, |p|) m)"}}, match, bodies);
   return echo;
 }
 
@@ -293,6 +280,46 @@ void put_tree_values(const MujocoMap& map, const std::vector<double>& M, const s
     es.values["L"] = num_mat(L);
     es.values["D"] = num_vec(D);
   }
+}
+
+std::vector<double> to_doubles(const VecX<B>& x) {
+  std::vector<double> out;
+  for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(static_cast<double>(x(k)));
+  return out;
+}
+
+json tree_conventions(const std::string& qdd, const std::string& factor, const std::vector<int>& mj_dof) {
+  json c = {{"name", "mujoco"},
+            {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
+            {"free_joint_qvel", "vx vy vz (velocity of the body origin, world coordinates), wx wy wz (body coordinates)"},
+            {"ball_joint_qvel", "angular velocity, body coordinates"},
+            {"dof_order", "MuJoCo's depth-first body order"},
+            {"C", "qfrc_bias"},
+            {"H", "mj_fullM(qM)"},
+            {"tau", "qfrc_inverse from mj_inverse at qacc"},
+            {"qdd", qdd},
+            {"factor", factor},
+            {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"}};
+  c["mujoco_dof_of_joint"] = mj_dof;  // MuJoCo DoF address of each rbdref joint's first DoF
+  return c;
+}
+
+Refusals refusals(bool urdf_import, const std::string& loop) {
+  Refusals w;
+  w.loop = loop;
+  if (urdf_import) {
+    w.joint = "the adapter runs URDF revolute, continuous and prismatic joints ({type})";
+    w.free = "MuJoCo's URDF import welds the root link to the world (the fixture has a floating base)";
+  } else {
+    w.joint = "MuJoCo has no {type} joint";
+    w.free_below_root = "MuJoCo allows free joints only on bodies attached to the world";
+  }
+  return w;
+}
+
+std::string inertia_refusal(const Model<double>& m) {
+  const std::string bad = inertia_triangle_violation(m);
+  return bad.empty() ? "" : bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
 }
 
 }  // namespace rbd::mjcf

@@ -1,12 +1,14 @@
 // The MJCF rbdref writes for MuJoCo, and what both MuJoCo adapters share: MuJoCo 2.2.2 through
 // its C library (engines/mujoco/mujoco_adapter.hpp) and MuJoCo 3.x through its official WebAssembly
 // build (engines/mujoco_js/mujoco_js_adapter.hpp). Nothing here calls MuJoCo: the MJCF text, the
-// joint names, qpos of a canonical q, the canonical ↔ MuJoCo map, and the model echo over MuJoCo's
-// model arrays (MjModelView, filled from an mjModel or from the arrays the Node script returns).
-// The import path and the conventions are described in mujoco_adapter.hpp.
+// joint names, qpos of a canonical q, the canonical ↔ MuJoCo map, the model echo over MuJoCo's
+// model arrays (MjModelView, filled from an mjModel or from the arrays the Node script returns),
+// the conventions of the tree quantities and the adapters' refusals.
+// The import path and the conventions are described in docs/engines.md ("MuJoCo").
 #pragma once
 
 #include "engines/mujoco/mujoco_adapter.hpp"
+#include "engines/support.hpp"
 #include "io/engine_output.hpp"
 #include "reference/tree/model.hpp"
 
@@ -40,10 +42,10 @@ Inertial inertial_of(const Inertia<B>& I);
 std::string contact_refusal(const Model<B>& m);
 bool runs_contacts(const Model<B>& m);
 std::string mj_body(const Model<B>& m, int i);
-std::string xml_attr(const std::string& s);
 std::string contact_geom_name(const Model<B>& m, int body);
 void free_world_pose(const Model<B>& m, int i, const double* q, Vec3<B>& p_w, Mat3<B>& R_w);
 void set_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vector<double>& q, double* qpos);
+std::vector<double> to_doubles(const VecX<B>& x);  // x rounded to doubles: MuJoCo's qvel, qacc, qfrc_applied
 std::vector<std::string> loop_equality_names(const LoopJoint<B>& L);
 std::string mjcf_of(const Model<B>& m, const std::string& name, MjcfDialect dialect);
 
@@ -58,12 +60,25 @@ struct MjModelView {
 };
 // MuJoCo's tree values at one sample (its DoF order and coordinates; M = mj_fullM row-major, bias =
 // qfrc_bias, finv = qfrc_inverse, qacc) into es.values in rbdref's canonical conventions
-// (mujoco_adapter.hpp): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v); the
+// (docs/engines.md): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v); the
 // factor L, D (already in canonical order) only when J is the identity. Both MuJoCo adapters.
 void put_tree_values(const MujocoMap& map, const std::vector<double>& M, const std::vector<double>& bias, const std::vector<double>& finv,
                      const std::vector<double>& qacc, const MatX<B>& L, const VecX<B>& D, EngineSample& es);
 
 // The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
 ojson model_echo(const MjModelView& mm, const Model<B>& m);
+
+// The conventions both MuJoCo adapters declare for the tree quantities (docs/engines.md), in
+// their own words for qdd (what is disabled) and the factor (its layout); mj_dof: MuJoCo's DoF
+// address of each rbdref joint's first DoF.
+json tree_conventions(const std::string& qdd, const std::string& factor, const std::vector<int>& mj_dof);
+
+// How the MuJoCo adapters word their refusals (engines/support.hpp), each with its own reason for a
+// loop joint: of the MJCF rbdref writes, or of MuJoCo's own URDF import (urdf_import: it welds a
+// free root to the world).
+Refusals refusals(bool urdf_import, const std::string& loop);
+// The body whose inertia MuJoCo's compiler refuses ("inertia must satisfy A + B >= C": the
+// triangle inequality, engines/values.hpp), or empty; balanceinertia would load another model.
+std::string inertia_refusal(const Model<double>& m);
 
 }  // namespace rbd::mjcf

@@ -1,6 +1,8 @@
-// MuJoCo adapter: see mujoco_adapter.hpp for the import path, the model echo and the conventions.
+// MuJoCo adapter: see mujoco_adapter.hpp and docs/engines.md ("MuJoCo") for the import path, the model
+// echo and the conventions.
 #include "engines/mujoco/mujoco_adapter.hpp"
 #include "engines/mujoco/mjcf.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 
 #include "reference/tree/model.hpp"
@@ -97,25 +99,14 @@ class MujocoAdapter : public EngineAdapter {
 
   std::string unsupported(const Fixture& f) const override {
     const Model<double> m = build_model<double>(f.model);
-    // Loop joints become equality constraints (connect, weld: see the header); those express a
+    // Loop joints become equality constraints (connect, weld: docs/engines.md); those express a
     // point held to a point and a frame held to a frame, so revolute (two connects on the axis),
     // spherical and fixed loop joints, and nothing that slides.
-    for (const LoopJoint<double>& L : m.loops)
-      if (L.nc > 0 && L.joint.type != JointType::Revolute && L.joint.type != JointType::Spherical &&
-          L.joint.type != JointType::Fixed)
-        return "loop joint '" + L.name + "' (" + joint_type_name(L.joint.type) +
-               "): MuJoCo's equality constraints (connect, weld) express revolute, spherical and fixed loop joints only";
-    for (int i = 0; i < m.NB; ++i) {
-      if (m.joint[i].type == JointType::Helical)
-        return "joint '" + m.joint_name[i] + "': MuJoCo has no helical joint";
-      if (m.joint[i].type == JointType::Free && m.parent[i] != -1)
-        return "joint '" + m.joint_name[i] + "': MuJoCo allows free joints only on bodies attached to the world";
-    }
-    // MuJoCo's compiler refuses it ("inertia must satisfy A + B >= C"); balanceinertia would load
-    // another model than the fixture's.
-    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
-      return bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
-    return "";
+    Refusals w = refusals(/*urdf_import=*/false,
+                          "MuJoCo's equality constraints (connect, weld) express revolute, spherical and fixed loop joints only");
+    w.loop_names_type = true;
+    if (std::string why = unsupported_by(support(), w, m); !why.empty()) return why;
+    return inertia_refusal(m);
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override;
@@ -126,11 +117,11 @@ class MujocoAdapter : public EngineAdapter {
 // loads a URDF into MuJoCo. The echo compares what MuJoCo made of the file with what rbdref made of
 // it, body by body (mass, COM, inertia, frame, axis): an import difference shows there, not as
 // digits lost. After loading, the adapter switches off what the URDF may have switched on and the
-// reference does not model (joint limits and friction: constraints; damping: passive forces).
-class MujocoUrdfAdapter : public EngineAdapter {
+// reference does not model (joint limits and friction: constraints; damping: passive forces). The
+// same MuJoCo, another import path: all but the version is its own.
+class MujocoUrdfAdapter : public MujocoAdapter {
  public:
   std::string name() const override { return "mujoco-urdf"; }
-  std::string version() const override { return mj_versionString(); }
   EngineSupport support() const override {
     EngineSupport s;
     s.joints = {JointType::Revolute, JointType::Prismatic};
@@ -140,22 +131,13 @@ class MujocoUrdfAdapter : public EngineAdapter {
   }
   bool imports_source() const override { return true; }
   std::string unsupported(const Fixture& f) const override {
-    if (f.source_kind != "urdf") return "the model was not read from a URDF (this adapter audits MuJoCo's URDF import)";
+    if (std::string why = not_from_urdf(f, "MuJoCo's URDF import"); !why.empty()) return why;
     const Model<double> m = build_model<double>(f.model);
-    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': loop joints come from a loops file, which MuJoCo's URDF import does not read";
-    for (int i = 0; i < m.NB; ++i) {
-      if (m.joint[i].type == JointType::Free)
-        return "joint '" + m.joint_name[i] + "': MuJoCo's URDF import welds the root link to the world (the fixture has a floating base)";
-      if (m.joint[i].type != JointType::Revolute && m.joint[i].type != JointType::Prismatic)
-        return "joint '" + m.joint_name[i] + "': the adapter runs URDF revolute, continuous and prismatic joints (" + joint_type_name(m.joint[i].type) + ")";
-    }
-    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
-      return bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
-    return "";
+    const Refusals w = refusals(/*urdf_import=*/true, "loop joints come from a loops file, which MuJoCo's URDF import does not read");
+    if (std::string why = unsupported_by(support(), w, m); !why.empty()) return why;
+    return inertia_refusal(m);
   }
-  EngineOutput run(const Fixture& f, const std::string&) const override {
-    throw EngineError("mujoco-urdf reads the model's URDF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
-  }
+  EngineOutput run(const Fixture& f, const std::string&) const override { throw_needs_source(*this, f); }
   EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
     const std::string why = unsupported(f);
     if (!why.empty()) throw EngineError("unsupported model: " + why);
@@ -220,12 +202,6 @@ mjModel* load_mjcf(const std::string& xml) {
 }
 
 
-// x (bin50) → doubles
-std::vector<double> to_doubles(const VecX<B>& x) {
-  std::vector<double> out;
-  for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(static_cast<double>(x(k)));
-  return out;
-}
 VecX<B> vec_of(const mjtNum* x, int n) {
   VecX<B> v(n);
   for (int k = 0; k < n; ++k) v(k) = B(x[k]);
@@ -237,9 +213,9 @@ ojson json_rows(const std::vector<double>& flat, int n) {
   return rows;
 }
 
-// MuJoCo's contact step at one sample with given solref/solimp (header): MuJoCo's position stage
-// run piece by piece with the adapter's contacts put where collision detection would put them, then
-// the rest of mj_forward. λ = efc_force, q̈ = Jᵀ(qacc − J̇v), τ_c = Jᵀ qfrc_constraint; the model:
+// MuJoCo's contact step at one sample with given solref/solimp (docs/engines.md): MuJoCo's
+// position stage run piece by piece with the adapter's contacts put where collision detection would
+// put them, then the rest of mj_forward. λ = efc_force, q̈ = Jᵀ(qacc − J̇v), τ_c = Jᵀ qfrc_constraint; the model:
 // MuJoCo's own problem solved exactly, LCP(M + R, Tᵀq̈_free + TᵀJᵀJ̇v − aref), with R = efc_R and
 // aref = efc_aref; the rigid LCP (M, d) of the reference beside it.
 struct MjContactRun {
@@ -274,17 +250,8 @@ MjContactRun contact_run(const mjModel* mm, mjData* d, const Model<B>& m, const 
     mjContact& con = d->contact[i];
     std::memset(&con, 0, sizeof con);
     con.dist = 0;
-    Vec3<B> t1, t2;
     const Vec3<B>& n = ck.n[static_cast<size_t>(i)];
-    {
-      int k = 0;
-      for (int r = 1; r < 3; ++r)
-        if (abs(n(r)) < abs(n(k))) k = r;
-      Vec3<B> ek = Vec3<B>::Zero();
-      ek(k) = B(1);
-      t1 = (ek - n * n.dot(ek)).normalized();
-      t2 = n.cross(t1);
-    }
+    const Vec3<B> t1 = detail::perpendicular<B>(n), t2 = n.cross(t1);  // the tangents
     for (int r = 0; r < 3; ++r) {
       con.pos[r] = static_cast<double>(ck.x[static_cast<size_t>(i)](r));
       con.frame[r] = static_cast<double>(n(r));
@@ -353,7 +320,7 @@ MjContactRun contact_run(const mjModel* mm, mjData* d, const Model<B>& m, const 
   return run;
 }
 
-// The solref/solimp settings of the sweep (header): MuJoCo's defaults first, then stiffer and softer
+// The solref/solimp settings of the sweep (docs/engines.md): MuJoCo's defaults first, then stiffer and softer
 // contacts, a narrower impedance, and direct stiffness/damping (negative solref).
 struct SolSetting {
   const char* name;
@@ -440,19 +407,8 @@ EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::
   }
 
   EngineOutput out = output_header(self, f, fixture_file, import_path);
-  out.conventions = {
-      {"name", "mujoco"},
-      {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
-      {"free_joint_qvel", "vx vy vz (velocity of the body origin, world coordinates), wx wy wz (body coordinates)"},
-      {"ball_joint_qvel", "angular velocity, body coordinates"},
-      {"dof_order", "MuJoCo's depth-first body order"},
-      {"C", "qfrc_bias"},
-      {"H", "mj_fullM(qM)"},
-      {"tau", "qfrc_inverse from mj_inverse at qacc"},
-      {"qdd", "qacc from mj_forward with qfrc_applied = tau, constraints and passive forces disabled"},
-      {"factor", "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1"},
-      {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"}};
-  out.conventions["mujoco_dof_of_joint"] = mj_dof;  // MuJoCo DoF address of each rbdref joint's first DoF
+  out.conventions = tree_conventions("qacc from mj_forward with qfrc_applied = tau, constraints and passive forces disabled",
+                                     "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1", mj_dof);
   if (m.nc > 0) {
     // What MuJoCo solves on a loop model, with the parameters it used (the MJCF defaults a user's
     // model gets): compare reports the consequences as this convention, with the violation measured.

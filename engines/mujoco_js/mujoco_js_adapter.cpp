@@ -2,6 +2,7 @@
 #include "engines/mujoco_js/mujoco_js_adapter.hpp"
 
 #include "engines/mujoco/mjcf.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 
 #include <fcntl.h>
@@ -113,11 +114,6 @@ VecX<B> vec_of(const std::vector<double>& x) {
   for (size_t k = 0; k < x.size(); ++k) v(static_cast<Eigen::Index>(k)) = B(x[k]);
   return v;
 }
-std::vector<double> to_doubles(const VecX<B>& x) {
-  std::vector<double> out;
-  for (Eigen::Index k = 0; k < x.size(); ++k) out.push_back(static_cast<double>(x(k)));
-  return out;
-}
 
 class MujocoJsAdapter : public EngineAdapter {
  public:
@@ -149,30 +145,20 @@ class MujocoJsAdapter : public EngineAdapter {
     return s;
   }
   std::string unsupported(const Fixture& f) const override {
+    const std::string loop = "the mujoco-js adapter runs trees (loop equality anchors are not written through the WebAssembly bindings)";
+    const Refusals w = refusals(urdf_, loop);
+    const EngineSupport s = support();
     const Model<double> m = build_model<double>(f.model);
-    if (urdf_) {
-      if (f.source_kind != "urdf") return "the model was not read from a URDF (this adapter audits MuJoCo 3's URDF import)";
-      for (int i = 0; i < m.NB; ++i) {
-        if (m.joint[i].type == JointType::Free)
-          return "joint '" + m.joint_name[i] + "': MuJoCo's URDF import welds the root link to the world (the fixture has a floating base)";
-        if (m.joint[i].type != JointType::Revolute && m.joint[i].type != JointType::Prismatic)
-          return "joint '" + m.joint_name[i] + "': the adapter runs URDF revolute, continuous and prismatic joints (" +
-                 joint_type_name(m.joint[i].type) + ")";
-      }
+    if (urdf_) {  // the source, then the URDF's joints before its loop joints
+      if (std::string why = not_from_urdf(f, "MuJoCo 3's URDF import"); !why.empty()) return why;
+      for (int i = 0; i < m.NB; ++i)
+        if (std::string why = unsupported_joint(s, w, m, i); !why.empty()) return why;
     }
-    if (!m.loops.empty())
-      return "loop joint '" + m.loops[0].name + "': the mujoco-js adapter runs trees (loop equality anchors are not written through the WebAssembly bindings)";
-    for (int i = 0; i < m.NB; ++i) {
-      if (m.joint[i].type == JointType::Helical) return "joint '" + m.joint_name[i] + "': MuJoCo has no helical joint";
-      if (m.joint[i].type == JointType::Free && m.parent[i] != -1)
-        return "joint '" + m.joint_name[i] + "': MuJoCo allows free joints only on bodies attached to the world";
-    }
-    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
-      return bad + ": MuJoCo refuses a non-physical inertia (its balanceinertia would change the model)";
-    return "";
+    if (std::string why = unsupported_by(s, w, m); !why.empty()) return why;
+    return inertia_refusal(m);
   }
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
-    if (urdf_) throw EngineError("mujoco-js-urdf reads the model's URDF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
+    if (urdf_) throw_needs_source(*this, f);
     return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file, ""); });
   }
   EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
@@ -318,20 +304,11 @@ class MujocoJsAdapter : public EngineAdapter {
     EngineOutput out = output_header(*this, f, fixture_file,
                                      source.empty() ? "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits), MuJoCo 3 dialect"
                                                     : "MuJoCo 3's own URDF import of " + source);
-    out.conventions = {
-        {"name", "mujoco"},
-        {"free_joint_qpos", "px py pz qw qx qy qz: world position and orientation of the body"},
-        {"free_joint_qvel", "vx vy vz (velocity of the body origin, world coordinates), wx wy wz (body coordinates)"},
-        {"ball_joint_qvel", "angular velocity, body coordinates"},
-        {"dof_order", "MuJoCo's depth-first body order"},
-        {"C", "qfrc_bias"},
-        {"H", "mj_fullM(qM)"},
-        {"tau", "qfrc_inverse from mj_inverse at qacc"},
-        {"qdd", "qacc from mj_forward with qfrc_applied = tau, constraints, contacts, springs and dampers disabled"},
-        {"factor", "qLD = Lᵀ D L in MuJoCo 3's compressed rows (M_rownnz, M_rowadr, M_colind; D_i at the diagonal), compared when J = 1"},
-        {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' - J̇v)"},
-        {"runtime", "WebAssembly under Node.js: IEEE binary64, round to nearest, no fused multiply-add"}};
-    out.conventions["mujoco_dof_of_joint"] = mj_dof;
+    out.conventions =
+        tree_conventions("qacc from mj_forward with qfrc_applied = tau, constraints, contacts, springs and dampers disabled",
+                         "qLD = Lᵀ D L in MuJoCo 3's compressed rows (M_rownnz, M_rowadr, M_colind; D_i at the diagonal), compared when J = 1",
+                         mj_dof);
+    out.conventions["runtime"] = "WebAssembly under Node.js: IEEE binary64, round to nearest, no fused multiply-add";
     if (!note.empty()) out.conventions["import_note"] = note;
     if (had_contacts) out.conventions["contacts"] = "not run: the WebAssembly bindings do not expose mjData.contact for the adapter to write";
     out.model_echo = json::parse(model_echo(view, m).dump());

@@ -1,6 +1,8 @@
-// ODE adapter: see ode_adapter.hpp for the import path, the step, the conversion and ODE's contact
-// model.
+// ODE adapter: see ode_adapter.hpp and docs/engines.md ("ODE") for the import path, the step, the
+// conversion and ODE's contact model.
 #include "engines/ode/ode_adapter.hpp"
+#include "engines/model_echo.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 
 #include "reference/contact/kinematics.hpp"
@@ -17,6 +19,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,7 +58,7 @@ struct OdeLibrary {
 void init_ode() { static OdeLibrary lib; }
 
 // The tree at one sample, at bin50: poses, COMs, velocities, H, C (the references the conversion
-// and the model values need; ode_adapter.hpp).
+// and the model values need; docs/engines.md).
 struct TreeAt {
   const Model<B>& m;
   VecX<B> q, qd, tau;
@@ -255,7 +259,7 @@ StepResult step(OdeWorld& w) {
   return r;
 }
 
-// Jᵀ M_b ΔV: the joint-space force of the bodies' velocity changes (ode_adapter.hpp).
+// Jᵀ M_b ΔV: the joint-space force of the bodies' velocity changes (docs/engines.md).
 VecX<B> momentum_change(const TreeAt& t, const StepResult& s) {
   std::vector<Force<B>> W(t.m.NB);
   for (int i = 0; i < t.m.NB; ++i) W[i] = t.inertial_wrench(i, s.dw[i], s.dv[i]);
@@ -277,6 +281,37 @@ void contact_forces(const TreeAt& t, const OdeWorld& w, const ContactKinematics<
   tau_c = t.joint_force(W);
 }
 
+// A step with the contacts (`dynamics`: the contact step, else the impulsive step), its messages
+// added to `messages`: ODE's velocity change, and λ and Jᵀ of the feedback wrenches (contact_forces).
+struct ContactStep {
+  StepResult s;
+  VecX<B> lambda, tau_c;
+};
+ContactStep contact_step(const TreeAt& t, const ContactKinematics<B>& ck, bool dynamics, std::vector<std::string>& messages) {
+  OdeWorld w;
+  build_world(w, t, dynamics, &ck);
+  ContactStep c{step(w), VecX<B>(), VecX<B>()};
+  messages.insert(messages.end(), c.s.messages.begin(), c.s.messages.end());
+  contact_forces(t, w, ck, c.lambda, c.tau_c);
+  return c;
+}
+
+// Runs body, one of a sample's contact steps (`step`: "contact step", its quantities `prefix`*).
+// ODE may fail on it where the rigid LCP has no solution (Dantzig without CFM diverges; ODE then
+// asserts on the body's quaternion): the failure is kept as a message and the step's values are
+// dropped; the sample's other quantities stand.
+template <class Body>
+void keep_step_failure(const std::string& step, const std::string& prefix, EngineSample& es, std::vector<std::string>& messages,
+                       Body&& body) {
+  try {
+    body();
+  } catch (const EngineError& err) {
+    for (std::map<std::string, NumMatrix>* values : {&es.values, &es.model_values})
+      for (auto it = values->begin(); it != values->end();) it = it->first.compare(0, prefix.size(), prefix) == 0 ? values->erase(it) : std::next(it);
+    messages.push_back(step + ": " + err.what() + " (no " + prefix + "* values at this sample)");
+  }
+}
+
 class OdeAdapter : public EngineAdapter {
  public:
   std::string name() const override { return "ode"; }
@@ -296,22 +331,14 @@ class OdeAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
-    const Model<double> m = build_model<double>(f.model);
-    if (!m.loops.empty()) return "loop joint '" + m.loops[0].name + "': the ODE adapter builds trees only";
-    for (int i = 0; i < m.NB; ++i) {
-      const JointType jt = m.joint[i].type;
-      if (jt != JointType::Revolute && jt != JointType::Prismatic && jt != JointType::Spherical && jt != JointType::Free)
-        return "joint '" + m.joint_name[i] + "': ODE has no " + joint_type_name(jt) +
-               " joint in this adapter (revolute, prismatic, spherical, free only)";
-      if (!(m.I[i].mass() > 0)) return "body '" + m.body_name[i] + "': ODE needs a positive mass on every body";
-    }
-    for (const Contact<double>& c : m.contacts) {
-      if (c.has_soft) return "contact '" + c.name + "': soft contact (§11.8) has no ODE counterpart in this adapter";
-      if (c.has_friction && c.mu > 0)
-        return "contact '" + c.name + "': friction μ > 0: ODE's friction is a pyramid or box approximation of the "
-               "Coulomb cone (not the reference's problem); the adapter runs frictionless contacts only";
-    }
-    return "";
+    Refusals w;
+    w.loop = "the ODE adapter builds trees only";
+    w.joint = "ODE has no {type} joint in this adapter (revolute, prismatic, spherical, free only)";
+    w.massless = "ODE needs a positive mass on every body";
+    w.soft_contact = "soft contact (§11.8) has no ODE counterpart in this adapter";
+    w.friction = "friction μ > 0: ODE's friction is a pyramid or box approximation of the Coulomb cone (not the reference's "
+                 "problem); the adapter runs frictionless contacts only";
+    return unsupported_by(support(), w, build_model<double>(f.model));
   }
 
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
@@ -327,8 +354,7 @@ class OdeAdapter : public EngineAdapter {
 
 ojson model_echo(const Model<B>& m, const TreeAt& t, const OdeWorld& w) {
   ojson bodies = ojson::array();
-  double worst_mass = 0, worst_I = 0, worst_pos = 0, worst_axis = 0;
-  const auto max_abs = [](const auto& x) { return x.size() ? d(B(x.cwiseAbs().maxCoeff())) : 0.0; };
+  EchoWorst worst({"mass_rel_err", "inertia_about_com_rel_err", "com_position_abs_err_m", "joint_axis_err"});
   for (int i = 0; i < m.NB; ++i) {
     dMass ms;
     dBodyGetMass(w.body[i], &ms);
@@ -337,44 +363,39 @@ ojson model_echo(const Model<B>& m, const TreeAt& t, const OdeWorld& w) {
     Mat3<B> I;
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) I(r, c) = B(ms.I[4 * r + c]);
-    const double sI = max_abs(t.Ic[i]);
-    const double e_I = sI > 0 ? max_abs(Mat3<B>(I - t.Ic[i])) / sI : max_abs(I);
-    const double e_pos = max_abs(Vec3<B>(bv(dBodyGetPosition(w.body[i])) - t.p[i]));
+    const double sI = max_abs_d(t.Ic[i]);
+    const double e_I = sI > 0 ? max_abs_d(Mat3<B>(I - t.Ic[i])) / sI : max_abs_d(I);
+    const double e_pos = max_abs_d(Vec3<B>(bv(dBodyGetPosition(w.body[i])) - t.p[i]));
     double e_axis = 0;
     dVector3 a;
     if (m.joint[i].type == JointType::Revolute) {
       dJointGetHingeAxis(w.joint[i], a);
-      e_axis = max_abs(Vec3<B>(bv(a) - t.R[i] * Vec3<B>(t.k.S[i].col(0).head(3))));
+      e_axis = max_abs_d(Vec3<B>(bv(a) - t.R[i] * Vec3<B>(t.k.S[i].col(0).head(3))));
     } else if (m.joint[i].type == JointType::Prismatic) {
       dJointGetSliderAxis(w.joint[i], a);
-      e_axis = max_abs(Vec3<B>(bv(a) - t.R[i] * Vec3<B>(t.k.S[i].col(0).tail(3))));
+      e_axis = max_abs_d(Vec3<B>(bv(a) - t.R[i] * Vec3<B>(t.k.S[i].col(0).tail(3))));
     }
-    worst_mass = std::max(worst_mass, e_mass);
-    worst_I = std::max(worst_I, e_I);
-    worst_pos = std::max(worst_pos, e_pos);
-    worst_axis = std::max(worst_axis, e_axis);
+    worst.raise({e_mass, e_I, e_pos, e_axis});
     bodies.push_back({{"body", m.body_name[i]},
                       {"mass", {{"rbdref", to_decimal(mass, 20)}, {"engine", ms.mass}, {"rel_err", e_mass}}},
                       {"inertia_about_com_rel_err", e_I},
                       {"com_position_abs_err_m", e_pos},
                       {"joint_axis_err", e_axis}});
   }
-  const double tol = 64 * 2.220446049250313e-16;
+  const double tol = kEchoTol;
   double pscale = 1;
-  for (int i = 0; i < m.NB; ++i) pscale = std::max(pscale, max_abs(t.p[i]));
+  for (int i = 0; i < m.NB; ++i) pscale = std::max(pscale, max_abs_d(t.p[i]));
   int joints = 0;
   for (dJointID j : w.joint) joints += j != nullptr;
   const int nbodies = static_cast<int>(w.body.size());
-  const bool match = worst_mass <= tol && worst_I <= tol && worst_axis <= tol && worst_pos <= tol * pscale && nbodies == m.NB;
+  const bool match = worst["mass_rel_err"] <= tol && worst["inertia_about_com_rel_err"] <= tol && worst["joint_axis_err"] <= tol &&
+                     worst["com_position_abs_err_m"] <= tol * pscale && nbodies == m.NB;
   ojson echo;
   echo["engine_model"] = {{"bodies", nbodies}, {"joints", joints}, {"contacts", static_cast<int>(w.contact.size())}};
   echo["rbdref_model"] = {{"nbody", m.NB}, {"nv", m.nv}, {"contacts", static_cast<int>(m.contacts.size())}};
   echo["configuration"] = "the first sample's q (ODE's world is built at each sample's configuration)";
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"inertia_about_com_rel_err", worst_I},
-                 {"com_position_abs_err_m", worst_pos}, {"joint_axis_err", worst_axis}};
-  echo["tolerance"] = {{"relative", tol}, {"rule", "64 ε(double) relative; positions × max(1, largest COM position in m)"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
+  close_echo(echo, worst, {{"relative", tol}, {"rule", "64 ε(double) relative; positions × max(1, largest COM position in m)"}}, match,
+             bodies);
   return echo;
 }
 
@@ -403,9 +424,9 @@ EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixtur
         "rigid model's Ṫᵀq̇ term and with the separation velocity ζ/h; equal to the rigid LCP where q̇ = 0";
 
   for (size_t si = 0; si < f.samples.size(); ++si) {
-    EngineSample es = engine_sample_of(f.samples[si]);
-    const auto [q, qd, qdd_unused, tau] = inputs_of(f.samples[si]);
-    try {
+    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) {
+      const SampleInputs in = inputs_of(f.samples[si]);
+      const VecX<B>&q = in.q, &qd = in.qd, &tau = in.tau;  // not bindings: the steps' lambdas capture them
       const TreeAt t(m, q, qd, tau);
       if (t.llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");
       std::vector<std::string> messages;
@@ -429,24 +450,16 @@ EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixtur
         const MatX<B>& T = ck.Tn;
         const MatX<B> HiT = t.llt.solve(T);
         const MatX<B> M = T.transpose() * HiT;
-        // ODE's rhs c of each contact row (bounce on approach; ode_adapter.hpp), per unit h.
+        // ODE's rhs c of each contact row (bounce on approach; docs/engines.md), per unit h.
         VecX<B> c = VecX<B>::Zero(nc);
         for (Eigen::Index i = 0; i < nc; ++i)
           if (m.contacts[static_cast<size_t>(i)].e > B(0) && ck.zeta(i) < B(0)) c(i) = -m.contacts[static_cast<size_t>(i)].e * ck.zeta(i);
-        // The contact step. ODE may fail on it where the rigid LCP has no solution (Dantzig without
-        // CFM diverges; ODE then asserts on the body's quaternion): that is kept as a message, the
-        // sample's other quantities stand.
-        try {
-          OdeWorld w;
-          build_world(w, t, true, &ck);
-          const StepResult s = step(w);
-          messages.insert(messages.end(), s.messages.begin(), s.messages.end());
-          VecX<B> lambda, tau_c;
-          contact_forces(t, w, ck, lambda, tau_c);
-          es.values["contact_lambda"] = num_vec(lambda);
-          es.values["contact_tau_c"] = num_vec(tau_c);
-          es.values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(momentum_change(t, s) - t.C + t.C_ode))));
-          es.raw["contact_step"] = {{"omega_after", s.w_after}, {"v_after", s.v_after}};
+        keep_step_failure("contact step", "contact_", es, messages, [&] {
+          const ContactStep cs = contact_step(t, ck, true, messages);
+          es.values["contact_lambda"] = num_vec(cs.lambda);
+          es.values["contact_tau_c"] = num_vec(cs.tau_c);
+          es.values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(momentum_change(t, cs.s) - t.C + t.C_ode))));
+          es.raw["contact_step"] = {{"omega_after", cs.s.w_after}, {"v_after", cs.s.v_after}};
           // ODE's model, exactly: w = Mλ + Tᵀ H⁻¹(τ - C_ODE) + ζ - c (h = 1).
           const VecX<B> dmodel = T.transpose() * t.llt.solve(VecX<B>(tau - t.C_ode)) + ck.zeta - c;
           const LcpResult<B> lcp = solve_lcp<B>(M, dmodel);
@@ -456,39 +469,22 @@ EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixtur
             es.model_values["contact_tau_c"] = num_vec(Tl);
             es.model_values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(tau - t.C + Tl))));
           }
-          es.raw["model"] = {{"contact_lcp", lcp.status == LcpResult<B>::Solved ? "solved" : lcp.status == LcpResult<B>::NoSolution ? "no_solution" : "failed"}};
-        } catch (const EngineError& err) {
-          for (const char* q : {"contact_lambda", "contact_tau_c", "contact_qdd"}) es.values.erase(q), es.model_values.erase(q);
-          messages.push_back(std::string("contact step: ") + err.what() + " (no contact_* values at this sample)");
-        }
-        // The impulsive step (failures kept as for the contact step).
-        try {
-          OdeWorld w;
-          build_world(w, t, false, &ck);
-          const StepResult s = step(w);
-          messages.insert(messages.end(), s.messages.begin(), s.messages.end());
-          VecX<B> lambda, unused;
-          contact_forces(t, w, ck, lambda, unused);
-          es.values["impact_lambda"] = num_vec(lambda);
-          es.values["impact_qd_plus"] = num_vec(VecX<B>(qd + t.llt.solve(momentum_change(t, s))));
-          es.raw["impact_step"] = {{"omega_after", s.w_after}, {"v_after", s.v_after}};
+          es.raw["model"] = {{"contact_lcp", lcp_status_name(lcp)}};
+        });
+        keep_step_failure("impulsive step", "impact_", es, messages, [&] {
+          const ContactStep cs = contact_step(t, ck, false, messages);
+          es.values["impact_lambda"] = num_vec(cs.lambda);
+          es.values["impact_qd_plus"] = num_vec(VecX<B>(qd + t.llt.solve(momentum_change(t, cs.s))));
+          es.raw["impact_step"] = {{"omega_after", cs.s.w_after}, {"v_after", cs.s.v_after}};
           const LcpResult<B> lcp = solve_lcp<B>(M, VecX<B>(ck.zeta - c));
           if (lcp.status == LcpResult<B>::Solved) {
             es.model_values["impact_lambda"] = num_vec(lcp.lambda);
             es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + HiT * lcp.lambda));
           }
-        } catch (const EngineError& err) {
-          for (const char* q : {"impact_lambda", "impact_qd_plus"}) es.values.erase(q), es.model_values.erase(q);
-          messages.push_back(std::string("impulsive step: ") + err.what() + " (no impact_* values at this sample)");
-        }
+        });
       }
       if (!messages.empty()) es.raw["engine_messages"] = messages;
-    } catch (const EngineError& e) {
-      es.error = e.what();
-      es.values.clear();
-      es.model_values.clear();
-    }
-    out.samples.push_back(std::move(es));
+    });
   }
   return out;
 }

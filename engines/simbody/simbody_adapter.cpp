@@ -1,6 +1,9 @@
-// Simbody adapter: see simbody_adapter.hpp for the import path, the loop constraints, the model
-// echo and the conventions. Compiled with -UNDEBUG (engines/CMakeLists.txt).
+// Simbody adapter: see simbody_adapter.hpp and docs/engines.md ("Simbody") for the import path, the
+// loop constraints, the model echo and the conventions. Compiled with -UNDEBUG
+// (engines/CMakeLists.txt).
 #include "engines/simbody/simbody_adapter.hpp"
+#include "engines/model_echo.hpp"
+#include "engines/support.hpp"
 #include "engines/values.hpp"
 
 #include "reference/tree/model.hpp"
@@ -37,15 +40,10 @@ Mat3<B> bm(const SimTK::Mat33& m) {
   return R;
 }
 
-// b: the unit vector perpendicular to a nearest the coordinate axis least aligned with a; c = a × b.
+// b: the unit vector perpendicular to a nearest the coordinate axis least aligned with a (as in
+// rbdref's loop-joint basis T_k, reference/tree/jcalc.hpp); c = a × b.
 void perpendiculars(const Vec3<B>& a, Vec3<B>& b, Vec3<B>& c) {
-  using std::abs;
-  int k = 0;
-  for (int i = 1; i < 3; ++i)
-    if (abs(a(i)) < abs(a(k))) k = i;
-  Vec3<B> e = Vec3<B>::Zero();
-  e(k) = B(1);
-  b = (e - a * a.dot(e)).normalized();
+  b = detail::perpendicular<B>(a);
   c = a.cross(b);
 }
 
@@ -114,7 +112,7 @@ void add_body(SimbodyModel& s, const Model<B>& m, int i) {
   }
 }
 
-// The constraints of loop joint k (table in the header), between its joint frames P and S.
+// The constraints of loop joint k (the table in docs/engines.md), between its joint frames P and S.
 void add_loop(SimbodyModel& s, const Model<B>& m, int k) {
   const LoopJoint<B>& L = m.loops[k];
   SimTK::MobilizedBody& bp = s.body(L.p);
@@ -162,7 +160,7 @@ void add_loop(SimbodyModel& s, const Model<B>& m, int k) {
   }
 }
 
-// State-dependent map v' = J v (header): J and J̇v at (q, qd).
+// State-dependent map v' = J v (docs/engines.md): J and J̇v at (q, qd).
 struct SimbodyMap {
   MatX<B> J;
   VecX<B> Jdot_v;
@@ -207,16 +205,12 @@ std::vector<double> simbody_q(const Model<B>& m, const std::vector<double>& q) {
   return out;
 }
 
-template <class M>
-double max_abs_d(const M& x) {
-  return x.size() ? d(B(x.cwiseAbs().maxCoeff())) : 0.0;
-}
-
 // The model echo: Simbody's model read back (default mass properties, mobilizer frames, the
 // number of constraint equations) and compared with rbdref's at 50 digits.
 ojson model_echo(SimbodyModel& s, const Model<B>& m, const SimTK::State& st) {
   ojson bodies = ojson::array();
-  double worst_mass = 0, worst_com = 0, worst_I = 0, worst_pos = 0, worst_rot = 0, worst_axis = 0;
+  EchoWorst worst(
+      {"mass_rel_err", "com_abs_err_m", "inertia_about_origin_rel_err", "frame_pos_abs_err_m", "frame_rot_err", "joint_axis_err"});
   for (int i = 0; i < m.NB; ++i) {
     const SimTK::MobilizedBody& mb = s.mob[i];
     const SimTK::MassProperties& mp = mb.getBodyMassProperties(st);
@@ -249,12 +243,7 @@ ojson model_echo(SimbodyModel& s, const Model<B>& m, const SimTK::State& st) {
         break;
       default: break;
     }
-    worst_mass = std::max(worst_mass, e_mass);
-    worst_com = std::max(worst_com, e_com);
-    worst_I = std::max(worst_I, e_I);
-    worst_pos = std::max(worst_pos, e_pos);
-    worst_rot = std::max(worst_rot, e_rot);
-    worst_axis = std::max(worst_axis, e_axis);
+    worst.raise({e_mass, e_com, e_I, e_pos, e_rot, e_axis});
     bodies.push_back({{"body", m.body_name[i]},
                       {"mass", {{"rbdref", to_decimal(mass, 20)}, {"engine", mp.getMass()}, {"rel_err", e_mass}}},
                       {"com_abs_err_m", e_com},
@@ -264,11 +253,12 @@ ojson model_echo(SimbodyModel& s, const Model<B>& m, const SimTK::State& st) {
                       {"joint_axis_err", e_axis}});
   }
   const int n_eq = st.getNMultipliers();
-  const double tol = 64 * 2.220446049250313e-16;
+  const double tol = kEchoTol;
   double pscale = 1;
   for (int i = 0; i < m.NB; ++i) pscale = std::max(pscale, max_abs_d(m.Xtree[i].r));
-  const bool match = worst_mass <= tol && worst_I <= tol && worst_rot <= tol && worst_axis <= tol && worst_com <= tol &&
-                     worst_pos <= tol * pscale && n_eq == m.nc;
+  const bool match = worst["mass_rel_err"] <= tol && worst["inertia_about_origin_rel_err"] <= tol && worst["frame_rot_err"] <= tol &&
+                     worst["joint_axis_err"] <= tol && worst["com_abs_err_m"] <= tol && worst["frame_pos_abs_err_m"] <= tol * pscale &&
+                     n_eq == m.nc;
   ojson echo;
   echo["engine_model"] = {{"nbody", s.matter.getNumBodies() - 1},
                           {"nq", st.getNQ()},
@@ -276,13 +266,10 @@ ojson model_echo(SimbodyModel& s, const Model<B>& m, const SimTK::State& st) {
                           {"constraints", s.matter.getNumConstraints()},
                           {"constraint_equations", n_eq}};
   echo["rbdref_model"] = {{"nbody", m.NB}, {"nq", m.nq}, {"nv", m.nv}, {"loop_joints", m.loops.size()}, {"n_constraints", m.nc}};
-  echo["max"] = {{"mass_rel_err", worst_mass}, {"com_abs_err_m", worst_com}, {"inertia_about_origin_rel_err", worst_I},
-                 {"frame_pos_abs_err_m", worst_pos}, {"frame_rot_err", worst_rot}, {"joint_axis_err", worst_axis}};
-  echo["tolerance"] = {{"relative", tol},
-                       {"rule", "64 ε(double) relative; positions × max(1, largest joint offset in m); "
-                                "Simbody's constraint equations = rbdref's n^c"}};
-  echo["status"] = match ? "match" : "differs";
-  echo["bodies"] = bodies;
+  close_echo(echo, worst,
+             {{"relative", tol},
+              {"rule", "64 ε(double) relative; positions × max(1, largest joint offset in m); Simbody's constraint equations = rbdref's n^c"}},
+             match, bodies);
   return echo;
 }
 
@@ -357,12 +344,11 @@ class SimbodyAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
+    Refusals w;
+    w.loop = "Simbody has no built-in constraint for a helical (screw) loop joint";  // the one type it lacks
     const Model<double> m = build_model<double>(f.model);
-    for (const LoopJoint<double>& L : m.loops)
-      if (L.joint.type == JointType::Helical)
-        return "loop joint '" + L.name + "': Simbody has no built-in constraint for a helical (screw) loop joint";
-    if (const std::string bad = inertia_triangle_violation(m); !bad.empty())
-      return bad + ": Simbody's Inertia refuses a non-physical inertia";
+    if (std::string why = unsupported_by(support(), w, m); !why.empty()) return why;
+    if (const std::string bad = inertia_triangle_violation(m); !bad.empty()) return bad + ": Simbody's Inertia refuses a non-physical inertia";
     return "";
   }
 
