@@ -76,10 +76,7 @@ ojson keyed(const Model<double>& m, const std::vector<std::string>& v, bool is_q
 }
 
 int run_assemble(const AssembleOptions& o) {
-  const std::optional<Precision> p = Precision::parse(o.precision);
-  if (!p)
-    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
-                                            o.precision + "'");
+  const std::optional<Precision> p = parse_precision_option(o.precision);
   if (o.max_iterations < 1 || o.max_iterations > 10000)
     throw InputError("--max-iterations", "", "expected an integer from 1 to 10000, got " + std::to_string(o.max_iterations));
   check_distinct_paths({o.model, o.state, o.mo.loops}, {{"--out", o.out}});
@@ -129,8 +126,7 @@ Run add_assemble(CLI::App& app) {
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON (with --loops, or a version-2 model)")->required();
   sub->add_option("--state", o->state, "State file: JSON with q (and qd, qdd, tau)")->required();
   sub->add_option("--out", o->out, "Write the assembled state here (atomically; '-': stdout)")->required()->check(nonempty_output);
-  sub->add_option("--precision", o->precision,
-                  "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
+  add_precision_option(sub, o->precision);
   sub->add_option("--max-iterations", o->max_iterations, "Newton steps at most (default 100)");
   o->mo.add_to(sub);
   return [o] { return run_assemble(*o); };

@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include "io/model_io.hpp"
+#include "io/quantities.hpp"
+#include "certify/precision.hpp"
 
 #include <functional>
 #include <memory>
@@ -35,6 +37,18 @@ inline std::string nonempty_output(const std::string& v) {
   return v.empty() ? "expected a path, got an empty string" : "";
 }
 
+// The help of --tol (compare, audit), from the table of quantities.
+inline std::string tol_option_help() {
+  std::string names;
+  for (const std::string& q : quantity_names()) names += (names.empty() ? "" : ", ") + q;
+  return "Override a tolerance: QUANTITY=REL, QUANTITY one of " + names + " (repeatable)";
+}
+
+// --precision (eval, fixture, assemble, simulate): the option, default bin50, and its value read;
+// InputError naming --precision when it is not a precision (certify/precision.hpp).
+void add_precision_option(CLI::App* sub, std::string& value, const std::string& help = "");
+Precision parse_precision_option(const std::string& value);
+
 // An unsigned 64-bit integer option given as decimal digits (no sign, no wrap-around).
 std::uint64_t parse_seed(const std::string& text, const std::string& option);
 
@@ -50,6 +64,5 @@ Run add_simulate(CLI::App& app); // simulate_command.cpp
 Run add_engines(CLI::App& app);  // engines_command.cpp
 Run add_html(CLI::App& app);     // html_command.cpp
 Run add_hunt(CLI::App& app);     // hunt_command.cpp
-const std::vector<std::string>& known_engines();  // engines_command.cpp: the names audit --engines accepts
 
 }  // namespace rbd::cli

@@ -53,7 +53,7 @@ Run add_compare(CLI::App& app) {
   sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
   sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->required()->check(nonempty_output);
   sub->add_option("--junit", o->junit, "Also write JUnit XML here (atomically)")->check(nonempty_output);
-  sub->add_option("--tol", o->tol, "Override a tolerance: QUANTITY=REL (H, C, tau, qdd, L, D, tau_c, lambda), repeatable")
+  sub->add_option("--tol", o->tol, tol_option_help())
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   return [o] { return run_compare(*o); };

@@ -33,12 +33,6 @@ std::vector<std::string> names(const std::vector<JointType>& v) {
 
 }  // namespace
 
-// The engines rbdref knows by name (audit's --engines), built or not.
-const std::vector<std::string>& known_engines() {
-  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "mujoco-js-urdf", "dart", "dart-urdf", "kdl", "simbody", "bullet", "ode", "pinocchio", "rbdl"};
-  return k;
-}
-
 Run add_engines(CLI::App& app) {
   auto* sub = app.add_subcommand("engines", "List the engine adapters of this build, their versions and what each runs");
   auto json_out = std::make_shared<bool>(false);

@@ -3,15 +3,9 @@
 // Reference values of one state (certify/evaluate.hpp) at precision P, certified against a wider
 // precision, plus the property checks (checks/properties.hpp) at P. Output: one JSON document
 // (format "rbdref.eval", docs/formats.md) on stdout, or written atomically to FILE.
-#include "checks/contact_checks.hpp"
-#include "checks/properties.hpp"
 #include "cli/commands.hpp"
-#include "io/json_stream.hpp"
-#include "certify/evaluate.hpp"
-#include "fixtures/fixture.hpp"
-#include "io/model_io.hpp"
+#include "reports/eval_document.hpp"
 
-#include <future>
 #include <iostream>
 #include <memory>
 
@@ -26,14 +20,9 @@ struct EvalOptions {
   ModelOptions mo;
 };
 
-// Output documents keep their keys in the documented order (format and version first).
-using ojson = nlohmann::ordered_json;
 
 int run_eval(const EvalOptions& o) {
-  const std::optional<Precision> p = Precision::parse(o.precision);
-  if (!p)
-    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
-                                            o.precision + "'");
+  const std::optional<Precision> p = parse_precision_option(o.precision);
   check_distinct_paths({o.model, o.state, o.mo.loops, o.mo.contacts}, {{"--out", o.out}});
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
@@ -46,322 +35,18 @@ int run_eval(const EvalOptions& o) {
     throw InputError(o.mo.contacts.empty() ? o.model : o.mo.contacts, "contacts",
                      "contacts on a closed-loop model are not supported yet (the contact LCP over the loop-constrained "
                      "dynamics); give the contacts with a tree model");
-
-  // --actuated: DoF names as in the output's `dofs` (a joint's name, or name[k] for DoF k of a
-  // multi-DoF joint), comma-separated, or "all".
-  std::vector<int> actuated;
-  if (!o.actuated.empty()) {
-    if (layout.nc == 0)
-      throw InputError("--actuated", "", "closed-loop inverse dynamics (RBDA §8.12) needs loop joints; this model is a tree "
-                                        "(its inverse dynamics is the `tau` of every evaluation)");
-    const std::vector<std::string> names = dof_names(layout);
-    std::string rest = o.actuated;
-    while (true) {
-      const size_t comma = rest.find(',');
-      const std::string name = rest.substr(0, comma);
-      if (name == "all") {
-        for (int c = 0; c < layout.nv; ++c) actuated.push_back(c);
-      } else {
-        int found = -1;
-        for (size_t c = 0; c < names.size(); ++c)
-          if (names[c] == name) found = static_cast<int>(c);
-        if (found < 0) {
-          std::string known;
-          for (size_t c = 0; c < names.size() && c < 16; ++c) known += (c ? ", " : "") + names[c];
-          throw InputError("--actuated", "", "unknown DoF '" + name + "' (expected comma-separated DoF names: " + known +
-                                                (names.size() > 16 ? ", ..." : "") + "; or all)");
-        }
-        for (int c : actuated)
-          if (c == found) throw InputError("--actuated", "", "DoF '" + name + "' is given twice");
-        actuated.push_back(found);
-      }
-      if (comma == std::string::npos) break;
-      rest = rest.substr(comma + 1);
-    }
-  }
-
-  Evaluation ev, hi;
-  const Precision pc = p->check();
-  std::vector<CheckResult> checks;
-  try {  // a number the precision cannot represent (1e400 at double) is bad input, named
-    // The check precision on a second thread while this one evaluates and runs the checks (not
-    // with MPFR: its default precision is process-wide).
-    std::future<Evaluation> hi_async;
-    if (thread_safe_precision(*p))
-      hi_async = std::async(std::launch::async, [&] { return evaluate(pc, lm.desc, state, actuated, o.impact, EvaluationText::RawOnly); });
-    try {
-      // The checks at p on the evaluation's own H, C, ABA, factor and κ (evaluate's `checks`).
-      ev = evaluate(*p, lm.desc, state, actuated, o.impact, EvaluationText::Deferred, &checks);
-    } catch (...) {
-      if (hi_async.valid()) hi_async.wait();  // it reads lm and state
-      throw;
-    }
-    hi = hi_async.valid() ? hi_async.get() : evaluate(pc, lm.desc, state, actuated, o.impact, EvaluationText::RawOnly);
-  } catch (const ModelError& e) {
-    throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
-  }
-  certify(ev, hi);
-  hi = Evaluation();
-  // ev keeps its raw values: the decimal text is made from them as the document is written.
-
-  ojson doc;
-  doc["format"] = "rbdref.eval";
-  doc["version"] = 1;
-  doc["generator"] = {{"rbdref_version", "0.1.0"}};
-  doc["model"] = {{"file", lm.file}, {"sha256", lm.sha256}, {"kind", lm.kind}, {"name", lm.desc.name},
-                  {"nb", layout.NB}, {"nq", layout.nq}, {"nv", layout.nv}, {"floating_base", o.mo.floating_base},
-                  {"inertia_policy", inertia_policy_name(lm.inertia)}, {"warnings", lm.warnings()}};
-  doc["state"] = {{"file", o.state}, {"defaulted_to_zero", state.defaulted}};
-  doc["precision"] = p->name();
-  doc["check_precision"] = pc.name();
-  doc["digits_cap"] = ev.cap;
-  doc["conventions"] = canonical_conventions(lm.desc);
-  ojson joints = ojson::array();
-  for (int i = 0; i < layout.NB; ++i) {
-    const std::string& n = layout.joint_name[i];
-    joints.push_back({{"name", n}, {"type", joint_type_name(layout.joint[i].type)}, {"body", layout.body_name[i]},
-                      {"parent", layout.parent[i] < 0 ? ojson(nullptr) : ojson(layout.body_name[layout.parent[i]])},
-                      {"q", {layout.iq[i], layout.nqi[i]}}, {"v", {layout.iv[i], layout.nvi[i]}}});
-  }
-  doc["dofs"] = dof_names(layout);
-  doc["q_coordinates"] = q_names(layout);
-  doc["joints"] = joints;
-  doc["positive_definite"] = ev.positive_definite;
-  doc["degeneracy"] = ev.degeneracy.empty() ? ojson(nullptr) : ojson(ev.degeneracy);
-  // Matrices (H and L: n² entries) are written row by row straight from the raw values when the
-  // document is written (io/json_stream.hpp), not held as text in it.
-  DeferredJson deferred;
-  auto matrix_values = [&deferred](const Quantity& q) {
-    return deferred.defer([&q](std::ostream& out, const std::string& indent) {
-      write_json_rows(out, indent, static_cast<size_t>(q.rows), static_cast<size_t>(q.cols),
-                      [&q](std::ostream& o, size_t k) { o << '"' << q.text(k) << '"'; });
-    });
-  };
-  auto matrix_digits = [&deferred](const Quantity& q) {
-    return deferred.defer([&q](std::ostream& out, const std::string& indent) {
-      write_json_rows(out, indent, static_cast<size_t>(q.rows), static_cast<size_t>(q.cols),
-                      [&q](std::ostream& o, size_t k) { o << q.digits.at(k); });
-    });
-  };
-  ojson digits, min_digits, normwise;
-  for (const Quantity& q : ev.quantities) {
-    const bool matrix = q.rows > 0 && q.cols > 0;
-    doc[q.name] = matrix ? matrix_values(q) : shaped(q, q.texts());
-    digits[q.name] = matrix ? matrix_digits(q) : shaped(q, q.digits);
-    min_digits[q.name] = q.min_digits();
-    normwise[q.name] = q.normwise_digits;
-  }
-  if (!ev.find("qdd")) doc["qdd"] = nullptr;
-  if (ev.loops.present) {
-    const LoopSummary& L = ev.loops;
-    ojson lj;
-    lj["n_constraints"] = L.n_constraints;
-    lj["rank"] = L.rank;
-    lj["mobility"] = L.mobility;
-    lj["redundant"] = L.redundant;
-    lj["properly_constrained"] = L.redundant == 0;
-    lj["rank_decision"] = {{"method", "Gaussian elimination with complete pivoting (RBDA §8.8)"},
-                           {"threshold", L.rank_threshold}, {"smallest_pivot_kept", L.smallest_pivot},
-                           {"largest_entry_dropped", L.largest_dropped},
-                           {"rank_by_method", {{"kkt", L.rank_by_method[0]}, {"lambda_first", L.rank_by_method[1]},
-                                               {"projection", L.rank_by_method[2]}}}};
-    lj["independent_coordinates"] = L.independent;
-    lj["consistent"] = L.consistent;
-    lj["position_error"] = {{"max_abs_delta", L.position_error}, {"tolerance", L.position_tolerance}};
-    lj["velocity_error"] = {{"max_abs_K_qd", L.velocity_error}, {"tolerance", L.velocity_tolerance}};
-    lj["lambda_uniqueness"] = L.lambda_unique ? "unique" : "minimum_norm";
-    lj["frame"] = "loop-local (each loop's successor joint frame)";
-    ojson ldig, lnorm;
-    for (const Quantity& q : ev.loop_quantities) {
-      lj[q.name] = shaped(q, q.texts());
-      ldig[q.name] = shaped(q, q.digits);
-      lnorm[q.name] = q.normwise_digits;
-    }
-    lj["methods_agree_digits"] = {{"kkt_vs_lambda_first", L.agree_kkt_lambda}, {"kkt_vs_projection", L.agree_kkt_projection},
-                                  {"lambda_first_vs_projection", L.agree_lambda_projection},
-                                  {"lambda_kkt_vs_lambda_first", L.agree_lambda_values}};
-    lj["condition_GtHG"] = L.condition_GtHG.empty() ? ojson(nullptr) : ojson(L.condition_GtHG);
-    lj["condition_KKT"] = L.condition_KKT.empty() ? ojson(nullptr) : ojson(L.condition_KKT);
-    ojson cls = ojson::array();
-    for (const LoopSummary::Cluster& c : L.clusters) cls.push_back({{"loops", c.loops}, {"dofs", c.dofs}, {"rank", c.rank}});
-    lj["clusters"] = cls;
-    lj["active_loop_joints"] = L.active;
-    if (L.id.present)
-      lj["inverse_dynamics"] = {{"actuated", L.id.actuated},
-                                {"actuation", L.id.kind},
-                                {"unique", L.id.unique},
-                                {"producible", L.id.producible},
-                                {"residual", L.id.residual},
-                                {"qdd_consistent", L.id.qdd_consistent},
-                                {"qdd_residual", L.id.qdd_residual},
-                                {"equation", "G_uᵀ u = Gᵀ τ_ID, τ_ID = H q̈ + C - τᵃ at the state's q̈ (RBDA eq. 8.63); u in loops.u"}};
-    lj["degeneracy"] = L.message.empty() ? ojson(nullptr) : ojson(L.message);
-    lj["certified_digits"] = ldig;
-    lj["normwise_certified_digits"] = lnorm;
-    doc["loops"] = lj;
-  }
-  if (ev.contacts.present) {
-    const ContactSummary& S = ev.contacts;
-    ojson cj;
-    cj["n_contacts"] = S.n_contacts;
-    cj["names"] = S.names;
-    cj["rigid"] = S.rigid;
-    cj["minimal_set"] = {{"contacts", S.minimal},
-                         {"rule", "RBDA §11.6: a contact whose joint-space normal t_i is a non-negative combination of the "
-                                  "others' is dropped (its constraint and force are implied); tested by non-negative least squares"}};
-    cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
-    cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
-    cj["status"] = S.status;
-    cj["cases"] = S.cases;
-    cj["case_tolerances"] = {{"phi", S.phi_tolerance}, {"zeta", S.zeta_tolerance}};
-    if (S.status != "H_not_positive_definite") {
-      cj["rank"] = S.rank;
-      cj["rank_threshold"] = S.rank_threshold;
-      cj["lambda_uniqueness"] = S.lambda_unique ? "unique" : "not_unique";
-      cj["unique"] = {{"lambda", S.lambda_unique}, {"tau_c", true}, {"zeta_dot", true}, {"qdd", true}};
-      cj["solver"] = {{"method", "Lemke, lexicographic rule"}, {"pivots", S.pivots}, {"pivot_tolerance", S.pivot_tolerance},
-                      {"borderline", S.borderline}};
-    }
-    if (S.status == "solved") {
-      cj["active"] = S.active;
-      cj["residuals"] = {{"min_lambda", S.min_lambda}, {"min_zeta_dot", S.min_zeta_dot}, {"complementarity", S.complementarity},
-                          {"zeta_dot_equation", S.equation_residual}};
-      if (S.enumerated) cj["n_basic_solutions"] = S.n_basic_solutions;
-    }
-    if (!S.qp_status.empty()) {
-      ojson qp = {{"equation", "RBDA eq. 11.44: min ½(q̈ - q̈_f)ᵀH(q̈ - q̈_f) subject to Tᵀq̈ + Ṫᵀq̇ ≥ 0"},
-                  {"method", "Goldfarb-Idnani dual active set, dense LDLᵀ of H"}, {"status", S.qp_status}, {"steps", S.qp_steps}};
-      if (S.qp_status == "solved" && S.status == "solved")
-        qp["agree_digits_with_lcp"] = {{"qdd", S.qp_agree_qdd}, {"tau_c", S.qp_agree_tau_c}, {"objective_11_43", S.qp_agree_objective}};
-      cj["qp"] = qp;
-    }
-    if (!S.force_qp_status.empty()) {
-      ojson fq = {{"equation", "RBDA eq. 11.43: min ½λᵀMλ + λᵀd subject to λ ≥ 0"},
-                  {"method", "primal active set on the bounds, eigen-decomposition of M_FF (minimum-norm λ_F)"},
-                  {"status", S.force_qp_status},
-                  {"steps", S.force_qp_steps}};
-      if (S.force_qp_status == "solved" && S.status == "solved")
-        fq["agree_digits_with_lcp"] = {
-            {"zeta_dot", S.force_qp_agree_zeta_dot}, {"tau_c", S.force_qp_agree_tau_c}, {"objective", S.force_qp_agree_objective}};
-      cj["force_qp"] = fq;
-    }
-    if (S.status == "no_solution") cj["certificate_check"] = {{"dTy", S.certificate_dTy}, {"max_abs_My", S.certificate_My}};
-    cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
-    ojson cdig, cnorm;
-    ojson basic = ojson::array(), basic_dig = ojson::array();
-    ojson imp, idig, inorm, soft, sdig;
-    for (const Quantity& q : ev.contact_quantities) {
-      if (q.name.rfind("basic_solutions[", 0) == 0) {
-        basic.push_back(shaped(q, q.texts()));
-        basic_dig.push_back(shaped(q, q.digits));
-        continue;
-      }
-      if (q.name.rfind("soft.", 0) == 0) {
-        const std::string n = q.name.substr(5);
-        soft[n] = shaped(q, q.texts());
-        sdig[n] = shaped(q, q.digits);
-        continue;
-      }
-      if (q.name.rfind("impact.", 0) == 0) {
-        const std::string n = q.name.substr(7);
-        imp[n] = shaped(q, q.texts());
-        idig[n] = shaped(q, q.digits);
-        inorm[n] = q.normwise_digits;
-        continue;
-      }
-      cj[q.name] = shaped(q, q.texts());
-      cdig[q.name] = shaped(q, q.digits);
-      cnorm[q.name] = q.normwise_digits;
-    }
-    if (S.enumerated) {
-      cj["basic_solutions"] = basic;
-      cdig["basic_solutions"] = basic_dig;
-    }
-    cj["certified_digits"] = cdig;
-    cj["normwise_certified_digits"] = cnorm;
-    if (!S.soft.empty()) {
-      ojson sj;
-      sj["model"] = "RBDA §11.8: massless compliant surface, f_n = max(0, -K z - D ṗ) when touching (eq. 11.75), ż = -(K z + f_n)/D, "
-                    "f_t = f_stick = -K_t x - D_t v if |f_stick| ≤ μ f_n else μ f_n f_stick/|f_stick| (eq. 11.79), ẋ = -(K_t x + f_t)/D_t";
-      ojson names = ojson::array(), touching = ojson::array(), sticking = ojson::array();
-      for (const ContactSummary::Soft& c : S.soft) {
-        names.push_back(c.name);
-        touching.push_back(c.touching);
-        sticking.push_back(c.sticking);
-      }
-      sj["names"] = names;
-      sj["touching"] = touching;
-      sj["sticking"] = sticking;
-      for (auto it = soft.begin(); it != soft.end(); ++it) sj[it.key()] = it.value();
-      sj["certified_digits"] = sdig;
-      cj["soft"] = sj;
-    }
-    if (S.impact.present) {
-      const ContactSummary::Impact& I = S.impact;
-      ojson ij;
-      ij["model"] = I.frictional ? "sticking impact, RBDA eqs. 11.66-11.72: every contact collides, tangential motion stopped at "
-                                   "frictional contacts, ζ_z⁺ = -e ζ_z⁻; λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻"
-                                 : "frictionless Newton impact, RBDA §11.7: w = Mλ + (1 + E)ζ⁻ ≥ 0, λ ≥ 0, λᵀw = 0; u = Tλ = H Δq̇";
-      ij["status"] = I.ok ? "solved" : "failed";
-      ij["message"] = I.message.empty() ? ojson(nullptr) : ojson(I.message);
-      ij["receiving_impulse"] = I.receiving;
-      if (I.frictional) ij["in_friction_cone"] = I.in_cone;
-      if (!I.energy_change.empty()) ij["kinetic_energy_change"] = I.energy_change;
-      if (!I.energy_change_closed_form.empty()) ij["kinetic_energy_change_closed_form"] = I.energy_change_closed_form;
-      for (auto it = imp.begin(); it != imp.end(); ++it) ij[it.key()] = it.value();
-      ij["certified_digits"] = idig;
-      ij["normwise_certified_digits"] = inorm;
-      cj["impact"] = ij;
-    }
-    doc["contacts"] = cj;
-  }
-  doc["certified_digits"] = digits;
-  doc["min_certified_digits"] = min_digits;
-  doc["normwise_certified_digits"] = normwise;
-  ojson jc = ojson::array();
-  bool all_passed = true;
-  for (const CheckResult& c : checks) {
-    jc.push_back({{"name", c.name}, {"passed", c.passed}, {"residual", c.residual}, {"tolerance", c.tolerance},
-                  {"digits", c.digits()}, {"detail", c.detail}});
-    all_passed = all_passed && c.passed;
-  }
-  doc["checks"] = jc;
-
+  const std::vector<int> actuated = parse_actuated(o.actuated, layout);
+  const CertifiedEvaluation r = evaluate_certified(lm, state, *p, actuated, o.impact, o.model);
+  const EvalDocument d = eval_document(lm, state, o.state, o.mo.floating_base, r);
   print_model_warnings("eval", lm);
-  auto write_doc = [&](std::ostream& out) {
-    deferred.write(doc, 2, out);
-    out << "\n";
-  };
   if (o.out.empty() || o.out == "-") {
-    write_doc(std::cout);
+    d.write(std::cout);
   } else {
-    write_file_atomic(o.out, write_doc);
-    std::cerr << "rbdref eval: " << lm.desc.name << " (nv " << layout.nv << ") at " << p->name() << ", certified against "
-              << pc.name() << "\n";
-    for (const Quantity& q : ev.quantities)
-      std::cerr << "  " << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise\n";
-    if (ev.loops.present) {
-      const LoopSummary& L = ev.loops;
-      std::cerr << "  loops: " << L.n_constraints << " constraints, rank " << L.rank << ", mobility " << L.mobility << ", "
-                << L.redundant << " redundant; state " << (L.consistent ? "consistent" : "INCONSISTENT") << " (|δ| "
-                << L.position_error << ", |K q̇| " << L.velocity_error << ")\n";
-      for (const Quantity& q : ev.loop_quantities)
-        std::cerr << "  loops." << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits
-                  << " norm-wise\n";
-      if (!L.message.empty()) std::cerr << "  loops degeneracy: " << L.message << "\n";
-    }
-    if (ev.contacts.present) {
-      const ContactSummary& S = ev.contacts;
-      std::cerr << "  contacts: " << S.n_contacts << ", " << S.status;
-      if (S.status == "solved") std::cerr << " (λ " << (S.lambda_unique ? "unique" : "not unique") << ", active " << S.active.size() << ")";
-      std::cerr << "\n";
-      for (const Quantity& q : ev.contact_quantities)
-        if (q.name.rfind("basic_solutions[", 0) != 0)
-          std::cerr << "  contacts." << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise\n";
-    }
-    if (!ev.degeneracy.empty()) std::cerr << "  degeneracy: " << ev.degeneracy << "\n";
-    std::cerr << "  checks: " << (all_passed ? "all passed" : "FAILED") << "\n  wrote " << o.out << "\n";
+    write_file_atomic(o.out, [&](std::ostream& out) { d.write(out); });
+    std::cerr << eval_summary(lm, r, d.all_passed) << "  wrote " << o.out << "\n";
   }
+  const Evaluation& ev = r.ev;
+  const bool all_passed = d.all_passed;
   // Reference values are produced even when a check fails. A failed identity at the working
   // precision on a positive-definite H means the reference itself is in doubt: a discrepancy
   // (status 1). A singular or indefinite H is numerical degeneracy, reported as data
@@ -376,8 +61,7 @@ Run add_eval(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("eval", "Reference values of one state, each with its certified digits");
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
   sub->add_option("--state", o->state, "State file: JSON with q, qd, qdd, tau")->required();
-  sub->add_option("--precision", o->precision,
-                  "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
+  add_precision_option(sub, o->precision);
   sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)")->check(nonempty_output);
   sub->add_option("--actuated", o->actuated,
                   "Closed-loop inverse dynamics (RBDA §8.12) at the state's qdd: the actuated DoFs, comma-separated names "

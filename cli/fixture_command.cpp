@@ -40,10 +40,7 @@ std::string default_fixture_name(const std::string& model) {
 bool gzip_name(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
 
 int run_fixture(const FixtureOptions& o) {
-  const std::optional<Precision> p = Precision::parse(o.precision);
-  if (!p)
-    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got '" +
-                                            o.precision + "'");
+  const std::optional<Precision> p = parse_precision_option(o.precision);
   const bool digits = !o.samples.empty() && o.samples.size() <= 6 && o.samples.find_first_not_of("0123456789") == std::string::npos;
   const int samples = digits ? std::stoi(o.samples) : 0;
   if (samples < 1 || samples > 100000)
@@ -102,7 +99,7 @@ Run add_fixture(CLI::App& app) {
   sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
   sub->add_option("--samples", o->samples, "Number of samples (default 8)");
   sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
-  sub->add_option("--precision", o->precision, "Precision of the reference values (default bin50)");
+  add_precision_option(sub, o->precision, "Precision of the reference values: double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
   sub->add_option("--threads", o->threads,
                   "Samples computed at once (default: the machine's hardware threads; MPFR precisions use one)");
   sub->add_option("--out", o->out,

@@ -43,6 +43,19 @@ LoadOptions ModelOptions::load_options() const {
   return lo;
 }
 
+void add_precision_option(CLI::App* sub, std::string& value, const std::string& help) {
+  sub->add_option("--precision", value,
+                  help.empty() ? "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)" : help);
+}
+
+Precision parse_precision_option(const std::string& value) {
+  const std::optional<Precision> p = Precision::parse(value);
+  if (!p)
+    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
+                                            value + "'");
+  return *p;
+}
+
 void print_model_warnings(const char* command, const LoadedModel& lm) {
   for (const std::string& w : lm.warnings()) std::cerr << "rbdref " << command << ": warning: " << lm.file << ": " << w << "\n";
 }
@@ -62,12 +75,10 @@ namespace {
 
 // The heap policy of the command (glibc): one arena, no chunk of its own mapping, freed memory kept.
 // A large model's sample allocates its dense n × n matrices (a 2000-body chain: ~1.5 GB at bin50
-// and bin100) and frees them; glibc's defaults give each such block its own mmap (and any block of
-// a worker thread's arena above 64 MB), so every sample touched ~400 000 fresh pages again, and on
-// this VM a page fault is expensive: a 2000-chain fixture of 8 samples spent 46 s in the kernel
-// (147 s of user time, 107 s wall); with this policy 7 s (96 s, 58 s wall), the 2000-tree fixture
-// 27.6 → 10.2 s, peak memory within 10 % either way (docs/benchmarks.md, "Sixth pass"). A user's own
-// GLIBC_TUNABLES for malloc is left as given.
+// and bin100) and frees them; with glibc's defaults each such block has its own mmap (as has any
+// block of a worker thread's arena above 64 MB), so every sample would fault its pages in afresh.
+// Figures in docs/benchmarks.md ("Sixth pass"). A user's own GLIBC_TUNABLES for malloc is left as
+// given.
 void keep_freed_memory() {
 #ifdef __GLIBC__
   const char* tunables = std::getenv("GLIBC_TUNABLES");

@@ -75,10 +75,7 @@ struct RunSimulation {
 };
 
 int run_simulate(const SimulateOptions& o) {
-  const std::optional<Precision> p = Precision::parse(o.precision);
-  if (!p)
-    throw InputError("--precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits> (10..10000), got '" +
-                                            o.precision + "'");
+  const std::optional<Precision> p = parse_precision_option(o.precision);
   if (o.steps < 1 || o.steps > 1000000) throw InputError("--steps", "", "expected an integer from 1 to 1000000, got " + std::to_string(o.steps));
   StepMethod method;
   if (o.method == "euler") method = StepMethod::Euler;
@@ -156,7 +153,7 @@ Run add_simulate(CLI::App& app) {
   sub->add_option("--steps", o->steps, "Number of steps")->required();
   sub->add_option("--method", o->method, "euler (eq. 11.49) | heun (eq. 11.51, default)");
   sub->add_option("--out", o->out, "Write the trajectory here (atomically; '-': stdout)")->required()->check(nonempty_output);
-  sub->add_option("--precision", o->precision, "double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
+  add_precision_option(sub, o->precision);
   o->mo.add_to(sub, true);
   return [o] { return run_simulate(*o); };
 }

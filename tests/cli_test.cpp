@@ -1,14 +1,15 @@
 // `rbdref eval` end to end: the real command on real files. Bad input of every kind gives exit
 // status 2, a message naming the file and the field, and no output file.
 #include "certify/evaluate.hpp"
+#include "engines/adapter.hpp"
+#include "io/engine_output.hpp"
 #include "reference/numeric/scalar.hpp"
+#include "tests/cli_run.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
-
-#include <cstdio>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -19,65 +20,34 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CmdResult {
-  int status = -1;
-  std::string out, err;
-};
-
-class Cli : public ::testing::Test {
+class Cli : public CliFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rbdref_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
   static std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
-
-  CmdResult run(const std::string& args) {
-    CmdResult r;
-    const std::string out = path("stdout.txt"), err = path("stderr.txt");
-    const std::string cmd = std::string(RBDREF_CLI) + " " + args + " >" + out + " 2>" + err;
-    const int st = std::system(cmd.c_str());
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::ifstream o(out), e(err);
-    r.out.assign(std::istreambuf_iterator<char>(o), {});
-    r.err.assign(std::istreambuf_iterator<char>(e), {});
-    return r;
-  }
 
   // Runs eval expecting bad input: status 2, the message names `file` and `field`, no output.
   void expect_bad(const std::string& args, const std::string& file, const std::string& field) {
     const std::string out = path("result.json");
-    const CmdResult r = run(args + " --out " + out);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_NE(r.err.find(file), std::string::npos) << "message does not name the file: " << r.err;
-    EXPECT_NE(r.err.find(field), std::string::npos) << "message does not name the field '" << field << "': " << r.err;
+    expect_bad_input(run(args + " --out " + out), file, field);
     EXPECT_FALSE(fs::exists(out)) << "an output file was written";
-    for (const auto& e : fs::directory_iterator(dir_))
-      EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
   }
-
-  fs::path dir_;
 };
 
-std::string slurp_file(const std::string& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+// The checks of an eval document whose names start with `prefix`, each passed; how many there are.
+int expect_checks_pass(const nlohmann::json& doc, const std::string& prefix) {
+  int n = 0;
+  for (const nlohmann::json& k : doc["checks"])
+    if (k["name"].get<std::string>().rfind(prefix, 0) == 0) {
+      ++n;
+      EXPECT_TRUE(k["passed"].get<bool>()) << k.dump();
+    }
+  return n;
 }
 
 const char* kPendulumState = R"({"q": {"shoulder": "0.3", "elbow": "-0.7"}, "qd": [1.25, 0.5], "qdd": [0.1, -0.2], "tau": [2, -1]})";
 
 TEST_F(Cli, EvalCertifiesFiftyDigitsOnTheBundledModel) {
   const std::string state = write("state.json", kPendulumState);
-  const CmdResult r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision bin50");
+  const CliRun r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision bin50");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["format"], "rbdref.eval");
@@ -95,8 +65,8 @@ TEST_F(Cli, EvalCertifiesFiftyDigitsOnTheBundledModel) {
 TEST_F(Cli, DecimalStringsAreReadAtWorkingPrecision) {
   const std::string s1 = write("s1.json", R"({"q": ["0.3", "-0.7"]})");
   const std::string s2 = write("s2.json", R"({"q": [0.3, -0.7]})");
-  const CmdResult a = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + s1);
-  const CmdResult b = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + s2);
+  const CliRun a = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + s1);
+  const CliRun b = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + s2);
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(b.status, 0) << b.err;
   const std::string h1 = nlohmann::json::parse(a.out)["H"][0][1], h2 = nlohmann::json::parse(b.out)["H"][0][1];
@@ -112,7 +82,7 @@ TEST_F(Cli, SingularHFromMasslessFloatingRootIsReportedAsData) {
   std::string q = "[0.5, 0.5, -0.5, 0.5, 0.1, 0.2, 0.3", qd = "[0.3, -0.2, 0.5, 1.1, -0.7, 0.4";
   for (int k = 0; k < 7; ++k) q += ", 0.1", qd += ", 0.2";
   const std::string state = write("s.json", "{\"q\": " + q + "], \"qd\": " + qd + "]}");
-  const CmdResult r = run("eval " + src("fixtures/models/arm7.urdf") + " --floating-base --state " + state);
+  const CliRun r = run("eval " + src("fixtures/models/arm7.urdf") + " --floating-base --state " + state);
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["model"]["nv"], 13);
@@ -125,7 +95,7 @@ TEST_F(Cli, SingularHFromMasslessFloatingRootIsReportedAsData) {
 
 TEST_F(Cli, OutputIsWrittenAtomicallyToOut) {
   const std::string state = write("state.json", kPendulumState);
-  const CmdResult r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision double --out " +
+  const CliRun r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + state + " --precision double --out " +
                     path("r.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::exists(path("r.json")));
@@ -134,12 +104,34 @@ TEST_F(Cli, OutputIsWrittenAtomicallyToOut) {
 
 // An unknown command: status 2 and a message that names every command there is.
 TEST_F(Cli, UnknownCommandNamesEveryCommand) {
-  const CmdResult r = run("frobnicate");
+  const CliRun r = run("frobnicate");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos) << r.err;
   for (const char* c : {"eval", "convert", "fixture", "upgrade", "compare", "check", "audit", "assemble", "simulate",
                         "engines", "html", "hunt"})
     EXPECT_NE(r.err.find(std::string(c)), std::string::npos) << c << " missing from: " << r.err;
+}
+
+// The audit takes its engine names from the registry (engines/registry.cpp): an unknown one is
+// refused with the list of every known engine, the ones this build lacks included.
+TEST_F(Cli, UnknownEngineNamesEveryKnownEngine) {
+  const CliRun r = run("audit --engines frobnicate --out " + path("audit-out"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown engine 'frobnicate'"), std::string::npos) << r.err;
+  for (const std::string& e : known_engines()) EXPECT_NE(r.err.find(e), std::string::npos) << e << " missing from: " << r.err;
+}
+
+// One --tol parser: the audit refuses what compare refuses (a tolerance that is not a finite
+// positive number), and says which quantities there are, from the table of quantities.
+TEST_F(Cli, AuditAndCompareShareTheToleranceParser) {
+  for (const char* bad : {"H=inf", "H=0", "H=-1e-9", "H=abc", "nosuch=1e-9"}) {
+    const CliRun r = run("audit --models double_pendulum --tol " + std::string(bad) + " --out " + path("audit-out"));
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--tol"), std::string::npos) << r.err;
+  }
+  const CliRun r = run("audit --models double_pendulum --tol nosuch=1e-9 --out " + path("audit-out"));
+  for (const std::string& q : engine_quantities()) EXPECT_NE(r.err.find(q), std::string::npos) << q << " missing from: " << r.err;
+  EXPECT_FALSE(fs::exists(path("audit-out"))) << "bad input must leave no output";
 }
 
 TEST_F(Cli, BadStateIsRejected) {
@@ -185,7 +177,7 @@ TEST_F(Cli, BadModelIsRejected) {
   expect_bad("eval " + neg + " --inertia sloppy --state " + st, "--inertia", "expected accept or strict");
   // The default policy (accept) computes with them and says so, in the output and on stderr.
   for (const std::string& m : {tri, neg}) {
-    const CmdResult r = run("eval " + m + " --state " + st + " --out " + path("ok.json"));
+    const CliRun r = run("eval " + m + " --state " + st + " --out " + path("ok.json"));
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
     const nlohmann::json doc = nlohmann::json::parse(std::ifstream(path("ok.json")));
@@ -238,8 +230,8 @@ TEST_F(Cli, LargeAnglesAreCertifiedHonestlyOrRefused) {
     const mpfr r = q - two_pi * round(mpfr(q / two_pi));
     reduced = to_decimal(r, 80);
   }
-  const CmdResult a = run("eval " + m + " --state " + write("a.json", R"({"q": {"shoulder": 1e6, "elbow": -0.7}})"));
-  const CmdResult b = run("eval " + m + " --state " + write("b.json", R"({"q": {"shoulder": ")" + reduced + R"(", "elbow": -0.7}})"));
+  const CliRun a = run("eval " + m + " --state " + write("a.json", R"({"q": {"shoulder": 1e6, "elbow": -0.7}})"));
+  const CliRun b = run("eval " + m + " --state " + write("b.json", R"({"q": {"shoulder": ")" + reduced + R"(", "elbow": -0.7}})"));
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(b.status, 0) << b.err;
   const nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
@@ -260,7 +252,7 @@ TEST_F(Cli, NumbersBeyondDoubleRangeAreReadWhereTheyFit) {
       "parent": null, "joint": {"type": "revolute", "axis": [0, 0, 1]}, "inertial": {"mass": 1, "com": [0, 0, 0],
       "I": {"ixx": "1e400", "iyy": "1e400", "izz": "1e400", "ixy": 0, "ixz": 0, "iyz": 0}}}]})");
   const std::string st = write("s.json", R"({"q": [0.5], "qd": [1]})");
-  const CmdResult r = run("eval " + model + " --state " + st + " --precision mpfr:30");
+  const CliRun r = run("eval " + model + " --state " + st + " --precision mpfr:30");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   {  // H = izz = 1e400 (a revolute joint about z through the COM), to the 30 digits asked for
@@ -278,7 +270,7 @@ TEST_F(Cli, NumbersBeyondDoubleRangeAreReadWhereTheyFit) {
 TEST_F(Cli, AssembleThenEvalALoopModel) {
   const std::string m = src("fixtures/models/loops/stewart_gough.urdf"), l = src("fixtures/models/loops/stewart_gough.loops.json");
   const std::string out = path("assembled.json");
-  CmdResult r = run("assemble " + m + " --loops " + l + " --state " + src("fixtures/models/loops/stewart_gough.start.json") +
+  CliRun r = run("assemble " + m + " --loops " + l + " --state " + src("fixtures/models/loops/stewart_gough.start.json") +
                     " --out " + out + " --precision bin50");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("position error"), std::string::npos) << r.err;
@@ -317,11 +309,11 @@ TEST_F(Cli, ActiveLoopJointForceEntersTheDynamics) {
   const std::string loops = write("active.json", R"([{"name": "wrist_pin", "type": "revolute", "axis": [0, 1, 0], "active": true,
     "predecessor": {"link": "rod", "xyz": ["0.8", "0", "0"]}, "successor": {"link": "slider", "xyz": [0, 0, 0]}}])");
   const std::string m = src("fixtures/models/loops/slider_crank.urdf"), st = src("fixtures/models/loops/slider_crank.state.json");
-  nlohmann::json s = nlohmann::json::parse(slurp_file(st));
+  nlohmann::json s = nlohmann::json::parse(slurp(st));
   s["tau_loops"] = {{"wrist_pin", "2.5"}};
   const std::string st2 = write("active_state.json", s.dump());
-  const CmdResult passive = run("eval " + m + " --loops " + loops + " --state " + st);
-  const CmdResult active = run("eval " + m + " --loops " + loops + " --state " + st2);
+  const CliRun passive = run("eval " + m + " --loops " + loops + " --state " + st);
+  const CliRun active = run("eval " + m + " --loops " + loops + " --state " + st2);
   ASSERT_EQ(passive.status, 0) << passive.err;
   ASSERT_EQ(active.status, 0) << active.err;
   const nlohmann::json a = nlohmann::json::parse(active.out), p = nlohmann::json::parse(passive.out);
@@ -346,13 +338,13 @@ TEST_F(Cli, ActiveLoopJointForceEntersTheDynamics) {
 TEST_F(Cli, InverseDynamicsWithActuatorSelection) {
   const std::string m = src("fixtures/models/loops/fig83_arm.urdf"), l = src("fixtures/models/loops/fig83_arm.loops.json");
   const std::string st = src("fixtures/models/loops/fig83_arm.state.json");
-  CmdResult r = run("eval " + m + " --loops " + l + " --state " + st);
+  CliRun r = run("eval " + m + " --loops " + l + " --state " + st);
   ASSERT_EQ(r.status, 0) << r.err;
-  nlohmann::json s = nlohmann::json::parse(slurp_file(st));
+  nlohmann::json s = nlohmann::json::parse(slurp(st));
   s["qdd"] = nlohmann::json::parse(r.out)["qdd"];
   const std::string st2 = write("consistent.json", s.dump());
   auto id = [&](const std::string& act) {
-    const CmdResult e = run("eval " + m + " --loops " + l + " --state " + st2 + " --actuated " + act);
+    const CliRun e = run("eval " + m + " --loops " + l + " --state " + st2 + " --actuated " + act);
     EXPECT_EQ(e.status, 0) << e.err;
     return nlohmann::json::parse(e.out)["loops"];
   };
@@ -385,9 +377,9 @@ TEST_F(Cli, FixtureCompareAndCheckOnLoopModels) {
     SCOPED_TRACE(c.name);
     const std::string dir = src("fixtures/models/loops/");
     const std::string fx = path(std::string(c.name) + ".fixture.json");
-    CmdResult r = run("fixture " + dir + c.name + ".urdf --loops " + dir + c.name + ".loops.json --samples 3 --out " + fx);
+    CliRun r = run("fixture " + dir + c.name + ".urdf --loops " + dir + c.name + ".loops.json --samples 3 --out " + fx);
     ASSERT_EQ(r.status, 0) << r.err;
-    const json f = json::parse(slurp_file(fx));
+    const json f = json::parse(slurp(fx));
     const int nc = f["samples"][0]["loops"]["n_constraints"].get<int>();
     for (const json& s : f["samples"]) {
       const json& L = s["loops"];
@@ -419,12 +411,6 @@ TEST_F(Cli, FixtureCompareAndCheckOnLoopModels) {
       return write(file, e.dump());
     };
     const std::string rep_file = path("compare.report.json");
-    auto bad = [&](const std::string& args, const std::string& file, const std::string& field) {
-      const CmdResult b = run(args);
-      EXPECT_EQ(b.status, 2) << b.err;
-      EXPECT_NE(b.err.find(file), std::string::npos) << b.err;
-      EXPECT_NE(b.err.find(field), std::string::npos) << b.err;
-    };
     const std::string good = engine("good.json", [](json&, const json&) {});
     r = run("compare " + fx + " " + good + " --report " + rep_file);
     EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -436,7 +422,7 @@ TEST_F(Cli, FixtureCompareAndCheckOnLoopModels) {
                           "loops.constraint_forces_do_no_work"})
       EXPECT_NE(r.out.find(k), std::string::npos) << k << "\n" << r.out;
     // Loop quantities without the model: the checks cannot run, said so (exit 2).
-    bad("check " + good, "good.json", "samples");
+    expect_bad_input(run("check " + good), "good.json", "samples");
     // Planted: the open spanning tree's acceleration (an engine that ignores the loops).
     const std::string open = engine("open.json", [](json& es, const json& s) {
       json q = json::array();
@@ -460,14 +446,14 @@ TEST_F(Cli, FixtureCompareAndCheckOnLoopModels) {
     const std::string work = engine("work.json", [](json& es, const json&) { es["tau_c"][0] = es["tau_c"][0].get<double>() + 0.5; });
     r = run("check " + work + " --fixture " + fx + " --report " + path("work.report.json"));
     EXPECT_EQ(r.status, 1) << r.out;
-    const json rep = json::parse(slurp_file(path("work.report.json")));
+    const json rep = json::parse(slurp(path("work.report.json")));
     bool no_work_failed = false;
     for (const json& k : rep["checks"])
       if (k["name"] == "loops.constraint_forces_do_no_work" && !k["passed"].get<bool>()) no_work_failed = true;
     EXPECT_TRUE(no_work_failed) << rep["checks"].dump();
     // λ of the wrong length is bad input.
     const std::string shortl = engine("short.json", [](json& es, const json&) { es["lambda"].erase(0); });
-    bad("compare " + fx + " " + shortl + " --report " + path("never.json"), "short.json", "lambda");
+    expect_bad_input(run("compare " + fx + " " + shortl + " --report " + path("never.json")), "short.json", "lambda");
     EXPECT_FALSE(fs::exists(path("never.json")));
   }
 }
@@ -478,7 +464,7 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
   using nlohmann::json;
   const std::string dir = src("fixtures/models/contacts/");
   // A box resting on four corners: q̈ = 0, λ not unique, exactly two basic solutions mg/2 + mg/2.
-  CmdResult r = run("eval " + dir + "box.urdf --floating-base --contacts " + dir + "box_on_ground.contacts.json --state " + dir +
+  CliRun r = run("eval " + dir + "box.urdf --floating-base --contacts " + dir + "box_on_ground.contacts.json --state " + dir +
                     "box_at_rest.state.json");
   ASSERT_EQ(r.status, 0) << r.err;
   json c = json::parse(r.out)["contacts"];
@@ -524,9 +510,9 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
   const std::string v2 = path("pendulum_contacts.json");
   r = run("convert " + src("fixtures/models/double_pendulum.urdf") + " --contacts " + dir + "double_pendulum_floor.contacts.json --out " + v2);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(json::parse(slurp_file(v2))["version"], 2);
-  const CmdResult a = run("eval " + v2 + " --state " + dir + "double_pendulum.state.json");
-  const CmdResult b = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --contacts " + dir +
+  EXPECT_EQ(json::parse(slurp(v2))["version"], 2);
+  const CliRun a = run("eval " + v2 + " --state " + dir + "double_pendulum.state.json");
+  const CliRun b = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --contacts " + dir +
                           "double_pendulum_floor.contacts.json --state " + dir + "double_pendulum.state.json");
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(b.status, 0) << b.err;
@@ -546,13 +532,7 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
     EXPECT_FALSE(im["receiving_impulse"].empty());
     EXPECT_LT(std::fabs(std::stod(im["kinetic_energy_change"].get<std::string>())), 1e-45);
     EXPECT_GE(im["normwise_certified_digits"]["qd_plus"].get<int>(), 45);
-    int impact_checks = 0;
-    for (const json& k : doc["checks"])
-      if (k["name"].get<std::string>().rfind("impact.", 0) == 0) {
-        ++impact_checks;
-        EXPECT_TRUE(k["passed"].get<bool>()) << k.dump();
-      }
-    EXPECT_GE(impact_checks, 5);
+    EXPECT_GE(expect_checks_pass(doc, "impact."), 5);
   }
   r = run("eval " + src("fixtures/models/double_pendulum.urdf") + " --state " + dir + "double_pendulum.state.json --impact");
   EXPECT_EQ(r.status, 2) << r.err;
@@ -578,13 +558,7 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
     EXPECT_LT(static_cast<double>(abs(mpfr(fn - 40))), 1e-45);
     const mpfr ft = sqrt(mpfr(pow(from_decimal<mpfr>(s["ft"][0].get<std::string>()), 2) + pow(from_decimal<mpfr>(s["ft"][1].get<std::string>()), 2)));
     EXPECT_LT(static_cast<double>(abs(mpfr(ft - from_decimal<mpfr>("0.6") * 40))), 1e-45);
-    int soft_checks = 0;
-    for (const json& k : doc["checks"])
-      if (k["name"].get<std::string>().rfind("soft.", 0) == 0) {
-        ++soft_checks;
-        EXPECT_TRUE(k["passed"].get<bool>()) << k.dump();
-      }
-    EXPECT_EQ(soft_checks, 4);
+    EXPECT_EQ(expect_checks_pass(doc, "soft."), 4);
   }
 
   // Contacts on a closed-loop model: refused, naming the contacts file.

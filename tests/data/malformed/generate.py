@@ -3,7 +3,8 @@
 
 Run from anywhere: python3 tests/data/malformed/generate.py [path/to/rbdref]
 The rbdref binary (default build/cli/rbdref) makes support/good.fixture.json, the valid fixture the
-fixture and engine-output cases are edited from; everything else is written here. The files are
+fixture and engine-output cases are edited from; everything else is written here, the cases by kind
+of document below, the support documents and the helpers by corpus.py beside it. The files are
 committed: the test (tests/malformed_test.cpp) reads them, it does not run this script.
 
 Placeholders in the command lines of manifest.json (substituted by the test):
@@ -11,172 +12,21 @@ Placeholders in the command lines of manifest.json (substituted by the test):
   {support}  support/, copied into the scratch folder (robot.json, robot.urdf, states, fixture, engine output)
   {scratch}  the scratch folder: outputs go there, and nothing may appear or change in it
 """
-import copy
-import hashlib
 import json
 import os
-import shutil
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.dont_write_bytecode = True  # no __pycache__ in the corpus folder (every file there is a case's)
+from corpus import (ROBOT, ROOT, STATE, URDF, EVAL_OUT, accepted, base, case, case_file, cases, dumps, edited, line_of, reseal,
+                    sub, write, write_support)
+
 RBDREF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "cli", "rbdref")
-
-cases, accepted = [], []
-
-
-def write(rel, data):
-    path = os.path.join(HERE, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
-    return rel
-
-
-def sub(text, old, new):
-    assert old in text, old
-    return text.replace(old, new, 1)
-
-
-def line_of(text, needle, after=None):
-    i = text.index(needle, text.index(after) if after else 0)
-    return text.count("\n", 0, i) + 1
-
-
-def case(id, document, args, message, file=None, exit=2, also=None, options=None, setup=None, note=None, outputs=None):
-    c = {"id": id, "document": document}
-    if file:
-        c["file"] = file
-    c["args"] = args
-    c["exit"] = exit
-    if exit != 0:
-        c["message"] = message
-    if options:
-        c["options"] = options
-    if also is not None:
-        c["also"] = also
-    if setup:
-        c["setup"] = setup
-    if outputs:
-        c["outputs"] = outputs
-    if note:
-        c["note"] = note
-    (accepted if exit == 0 else cases).append(c)
-
-
-def base(rel):
-    return os.path.basename(rel)
-
-
-EVAL_OUT = ["--out", "{scratch}/out.json"]
-
-# ---- support: a valid robot (free base + two revolute joints), states, fixture, engine output ----
-
-ROBOT = {
-    "format": "rbdref.model", "version": 1, "name": "malformed_corpus_robot",
-    "bodies": [
-        {"name": "trunk", "parent": None, "joint": {"name": "base_free", "type": "free"},
-         "inertial": {"mass": "5", "com": [0, 0, 0],
-                      "I": {"ixx": "0.1", "iyy": "0.2", "izz": "0.25", "ixy": 0, "ixz": 0, "iyz": 0}}},
-        {"name": "upper", "parent": "trunk", "joint": {"name": "shoulder", "type": "revolute", "axis": [0, 1, 0]},
-         "origin": {"xyz": [0, 0, "0.2"]},
-         "inertial": {"mass": "1", "com": [0, 0, "-0.15"],
-                      "I": {"ixx": "0.01", "iyy": "0.01", "izz": "0.001", "ixy": 0, "ixz": 0, "iyz": 0}}},
-        {"name": "lower", "parent": "upper", "joint": {"name": "elbow", "type": "revolute", "axis": [0, 1, 0]},
-         "origin": {"xyz": [0, 0, "-0.3"]},
-         "inertial": {"mass": "0.8", "com": [0, 0, "-0.12"],
-                      "I": {"ixx": "0.008", "iyy": "0.008", "izz": "0.0008", "ixy": 0, "ixz": 0, "iyz": 0}}},
-    ]}
-write("support/robot.json", json.dumps(ROBOT, indent=1) + "\n")
-STATE = {"q": {"base_free": [1, 0, 0, 0, 0, 0, 0.5], "shoulder": "0.3", "elbow": -0.7},
-         "qd": [0, 0, 0, 0.1, 0, 0, 1, 2]}
-write("support/state.json", json.dumps(STATE) + "\n")
-
-URDF = """<?xml version="1.0"?>
-<robot name="malformed_corpus_arm">
-  <link name="base"/>
-  <link name="upper">
-    <inertial>
-      <origin xyz="0 0 0.15" rpy="0 0 0"/>
-      <mass value="1.2"/>
-      <inertia ixx="0.012" iyy="0.012" izz="0.0015" ixy="0" ixz="0" iyz="0"/>
-    </inertial>
-  </link>
-  <link name="forearm">
-    <inertial>
-      <origin xyz="0 0 0.12" rpy="0 0 0"/>
-      <mass value="0.8"/>
-      <inertia ixx="0.006" iyy="0.006" izz="0.0009" ixy="0" ixz="0" iyz="0"/>
-    </inertial>
-  </link>
-  <link name="hand"/>
-  <joint name="shoulder" type="revolute">
-    <parent link="base"/>
-    <child link="upper"/>
-    <origin xyz="0 0 0.1" rpy="0 0 0"/>
-    <axis xyz="0 1 0"/>
-  </joint>
-  <joint name="elbow" type="revolute">
-    <parent link="upper"/>
-    <child link="forearm"/>
-    <origin xyz="0 0 0.3" rpy="0 0 0"/>
-    <axis xyz="0 1 0"/>
-  </joint>
-  <joint name="wrist" type="fixed">
-    <parent link="forearm"/>
-    <child link="hand"/>
-    <origin xyz="0 0 0.25" rpy="0 0 0"/>
-  </joint>
-</robot>
-"""
-write("support/robot.urdf", URDF)
-write("support/arm_state.json", json.dumps({"q": {"shoulder": 0.1, "elbow": -0.2}}) + "\n")
-
-# The fixture and the engine output every fixture/engine case starts from.
-FIX = os.path.join(HERE, "support", "good.fixture.json")
-subprocess.run([RBDREF, "fixture", os.path.join(ROOT, "fixtures", "models", "double_pendulum.urdf"), "--samples", "2",
-                "--seed", "3", "--out", FIX], check=True, stderr=subprocess.DEVNULL)
-GOOD_FX = json.load(open(FIX))
-
-
-def checksum(doc):
-    d = {k: v for k, v in doc.items() if k != "checksum"}
-    text = json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-assert checksum(GOOD_FX) == GOOD_FX["checksum"], "the checksum rule of fixtures changed: update checksum() here"
-
-
-def reseal(doc):
-    doc["checksum"] = checksum(doc)
-    return doc
-
-
-ENGINE = {"format": "rbdref.engine_output", "version": 1,
-          "engine": {"name": "handwritten", "version": "1.0", "scalar": "double",
-                     "import_path": "the fixture's reference values rounded to double"},
-          "model": {"name": GOOD_FX["model"]["name"], "sha256": GOOD_FX["model"]["sha256"]},
-          "fixture": "good.fixture.json", "conventions": {"name": "rbdref"}, "dofs": GOOD_FX["dofs"], "samples": []}
-for s in GOOD_FX["samples"]:
-    es = {"id": s["id"], "inputs": s["inputs"]}
-    for q in ("H", "C", "tau", "qdd"):
-        v = s["outputs"][q]
-        es[q] = [[float(x) for x in r] for r in v] if isinstance(v[0], list) else [float(x) for x in v]
-    es["raw"] = {"H": es["H"]}
-    ENGINE["samples"].append(es)
-write("support/good.engine.json", json.dumps(ENGINE, indent=1) + "\n")
-
-
-def dumps(doc):
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-
+GOOD_FX, ENGINE = write_support(RBDREF)
 
 # ---- URDF ----------------------------------------------------------------------------------------
 
 def urdf_case(id, text, message, options=None, note=None, also=None, names_file=True):
-    rel = write("urdf/" + id + ".urdf", text)
+    rel = case_file("urdf", id, text, ".urdf")
     case("urdf-" + id, "urdf", ["eval", "{file}"] + (options or []) + ["--state", "{support}/arm_state.json"] + EVAL_OUT,
          ([base(rel)] if names_file else []) + message, file=rel, options=options, note=note, also=also)
 
@@ -256,15 +106,13 @@ urdf_case("inertia_policy_bogus", URDF, ["--inertia", "expected accept or strict
 # ---- model JSON ----------------------------------------------------------------------------------
 
 def model_case(id, text, message, options=None, note=None, also=None):
-    rel = write("model/" + id + ".json", text)
+    rel = case_file("model", id, text)
     case("model-" + id, "model", ["eval", "{file}"] + (options or []) + ["--state", "{support}/state.json"] + EVAL_OUT,
          ([base(rel)] if not options else []) + message, file=rel, options=options, note=note, also=also)
 
 
 def robot(edit):
-    d = copy.deepcopy(ROBOT)
-    edit(d)
-    return dumps(d)
+    return dumps(edited(ROBOT, edit))
 
 
 text = dumps(ROBOT)
@@ -324,16 +172,13 @@ model_case("helical_without_pitch", robot(lambda d: d["bodies"][2]["joint"].upda
            ["bodies[2].joint.pitch", "missing field"])
 model_case("all_fixed", robot(lambda d: [b["joint"].update(type="fixed") for b in d["bodies"]]),
            ["expected at least one moving joint", "every joint is fixed"])
-ROBOT_V2 = copy.deepcopy(ROBOT)
-ROBOT_V2.update(version=2, loop_joints=[{"name": "closure", "type": "spherical",
-                                         "predecessor": {"body": "trunk", "xyz": [0, 0, "-0.4"]},
-                                         "successor": {"body": "lower", "xyz": [0, 0, "-0.2"]}}])
+ROBOT_V2 = edited(ROBOT, lambda d: d.update(version=2, loop_joints=[{"name": "closure", "type": "spherical",
+                                                                      "predecessor": {"body": "trunk", "xyz": [0, 0, "-0.4"]},
+                                                                      "successor": {"body": "lower", "xyz": [0, 0, "-0.2"]}}]))
 
 
 def robot2(edit):
-    d = copy.deepcopy(ROBOT_V2)
-    edit(d)
-    return dumps(d)
+    return dumps(edited(ROBOT_V2, edit))
 
 
 model_case("loop_unknown_body", robot2(lambda d: d["loop_joints"][0]["successor"].update(body="lowr")),
@@ -348,14 +193,12 @@ model_case("floating_base_on_json", dumps(ROBOT), ["--floating-base", "applies t
 # ---- state JSON (eval only) ----------------------------------------------------------------------
 
 def state_case(id, text, message, note=None, model="{support}/robot.json"):
-    rel = write("state/" + id + ".json", text)
+    rel = case_file("state", id, text)
     case("state-" + id, "state", ["eval", model, "--state", "{file}"] + EVAL_OUT, [base(rel)] + message, file=rel, note=note)
 
 
 def state(edit):
-    d = copy.deepcopy(STATE)
-    edit(d)
-    return json.dumps(d) + "\n"
+    return json.dumps(edited(STATE, edit)) + "\n"
 
 
 Q = '{"q": {"base_free": [1, 0, 0, 0, 0, 0, 0.5], "shoulder": "0.3", "elbow": %s}}\n'
@@ -401,15 +244,13 @@ case("state-folder", "state", ["eval", "{support}/robot.json", "--state", "{supp
 # ---- fixture (compare reads it) ------------------------------------------------------------------
 
 def fixture_case(id, doc_or_text, message, note=None, also=None):
-    text = doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text)
-    rel = write("fixture/" + id + ".json", text)
+    rel = case_file("fixture", id, doc_or_text)
     case("fixture-" + id, "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/report.json"],
          [base(rel)] + message, file=rel, note=note, also=also)
 
 
 def fx(edit, seal=True):
-    d = copy.deepcopy(GOOD_FX)
-    edit(d)
+    d = edited(GOOD_FX, edit)
     return reseal(d) if seal else d
 
 
@@ -434,7 +275,7 @@ fixture_case("model_edited", fx(lambda d: d["model"]["canonical"]["bodies"][0]["
              ["model.sha256", "does not match the embedded model"])
 fixture_case("model_mass_word", fx(lambda d: d["model"]["canonical"]["bodies"][1]["inertial"].update(mass="one")),
              ["model.canonical.bodies[1].inertial.mass", "expected a finite decimal number"])
-# The good fixture here (support/) is version 2; versions 1 to 4 are read (issue 12 added 3 and 4).
+# The good fixture here (support/) is version 2; versions 1 to 4 are read.
 fixture_case("version_5", fx(lambda d: d.update(version=5)), ["version", "expected 1, 2, 3 or 4"])
 fixture_case("duplicate_sample_id", fx(lambda d: d["samples"][1].update(id=d["samples"][0]["id"])),
              ["samples[1].id", "duplicate sample id"])
@@ -453,16 +294,13 @@ fixture_case("not_a_fixture", dumps(ENGINE), ["format", "expected \"rbdref.fixtu
 # ---- engine output (compare and check read it) ---------------------------------------------------
 
 def engine_case(id, doc_or_text, message, note=None, also=None):
-    text = doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text)
-    rel = write("engine/" + id + ".json", text)
+    rel = case_file("engine", id, doc_or_text)
     case("engine-" + id, "engine_output", ["compare", "{support}/good.fixture.json", "{file}", "--report", "{scratch}/report.json"],
          [base(rel)] + message, file=rel, note=note, also=also)
 
 
 def eo(edit):
-    d = copy.deepcopy(ENGINE)
-    edit(d)
-    return d
+    return edited(ENGINE, edit)
 
 
 etext = dumps(ENGINE)
@@ -510,8 +348,7 @@ write("support/pendulum.urdf", PEND)
 
 
 def manifest_case(id, doc_or_text, message, extra_setup=None, note=None, names_manifest=True):
-    text = doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text)
-    rel = write("manifest/" + id + ".json", text)
+    rel = case_file("manifest", id, doc_or_text)
     setup = [{"path": "data/models/manifest.json", "from": rel}, {"path": "data/models/pendulum.urdf", "from": "support/pendulum.urdf"},
              {"path": "data/golden", "dir": True}] + (extra_setup or [])
     case("manifest-" + id, "manifest", ["audit", "--data", "{scratch}/data", "--out", "{scratch}/audit-out"],
@@ -524,9 +361,7 @@ GOOD_MAN = {"format": "rbdref.manifest", "version": 1,
 
 
 def man(edit):
-    d = copy.deepcopy(GOOD_MAN)
-    edit(d)
-    return d
+    return edited(GOOD_MAN, edit)
 
 
 manifest_case("format_number", man(lambda d: d.update(format=5)), ["format", "expected \"rbdref.manifest\""], note="used to be internal error (exit 3)")
@@ -573,7 +408,7 @@ GOOD_LOOP = {"name": "closure", "type": "revolute", "axis": [0, 1, 0],
 
 
 def loops_case(id, text, message, note=None, command="eval"):
-    rel = write("loops/" + id + ".json", text)
+    rel = case_file("loops", id, text)
     args = {"eval": ["eval", "{support}/robot.urdf", "--loops", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
             "convert": ["convert", "{support}/robot.urdf", "--loops", "{file}", "--out", "{scratch}/out.json"],
             "fixture": ["fixture", "{support}/robot.urdf", "--loops", "{file}", "--samples", "2", "--out", "{scratch}/f.json"]}[command]
@@ -581,9 +416,7 @@ def loops_case(id, text, message, note=None, command="eval"):
 
 
 def loop(edit):
-    d = copy.deepcopy(GOOD_LOOP)
-    edit(d)
-    return json.dumps([d], indent=1) + "\n"
+    return json.dumps([edited(GOOD_LOOP, edit)], indent=1) + "\n"
 
 
 loops_case("unknown_link", loop(lambda d: d["successor"].update(link="forarm")), ["[0].successor.link", "unknown link 'forarm'", "'base' (the fixed base)"])
@@ -610,16 +443,14 @@ GOOD_CONTACT = {"name": "tip", "link": "forearm", "point": [0, 0, "0.3"], "norma
 
 
 def contacts_case(id, text, message, note=None, command="eval"):
-    rel = write("contacts/" + id + ".json", text)
+    rel = case_file("contacts", id, text)
     args = {"eval": ["eval", "{support}/robot.urdf", "--contacts", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
             "convert": ["convert", "{support}/robot.urdf", "--contacts", "{file}", "--out", "{scratch}/out.json"]}[command]
     case("contacts-" + id, "contacts", args, [base(rel)] + message, file=rel, also=[], note=note)
 
 
 def contact(edit):
-    d = copy.deepcopy(GOOD_CONTACT)
-    edit(d)
-    return json.dumps([d], indent=1) + "\n"
+    return json.dumps([edited(GOOD_CONTACT, edit)], indent=1) + "\n"
 
 
 contacts_case("unknown_link", contact(lambda d: d.update(link="forarm")), ["[0].link", "unknown link 'forarm'", "'base' (the fixed base)"])
@@ -654,7 +485,7 @@ write("support/soft.contacts.json", json.dumps([{"name": "pad", "link": "forearm
 
 
 def soft_state_case(id, contact_state, message):
-    rel = write("state/" + id + ".json", json.dumps({"q": {"shoulder": 0.1, "elbow": -0.2}, "contact_state": contact_state}) + "\n")
+    rel = case_file("state", id, json.dumps({"q": {"shoulder": 0.1, "elbow": -0.2}, "contact_state": contact_state}) + "\n")
     case("state-" + id, "state", ["eval", "{support}/robot.urdf", "--contacts", "{support}/soft.contacts.json", "--state", "{file}"] + EVAL_OUT,
          [base(rel)] + message, file=rel)
 
@@ -751,7 +582,10 @@ opt_case("audit_engine_not_built", ["audit", "--engines", "pinocchio", "--out", 
 opt_case("audit_engine_unknown", ["audit", "--engines", "physx", "--out", "{scratch}/audit-out"], ["--engines", "unknown engine 'physx'"])
 opt_case("audit_model_unknown", ["audit", "--models", "double_pendulum,nosuch", "--out", "{scratch}/audit-out"],
          ["--models", "unknown model 'nosuch'"])
-opt_case("audit_tol_bogus", ["audit", "--models", "double_pendulum", "--tol", "H=abc", "--out", "{scratch}/audit-out"], ["--tol", "'H=abc'"])
+opt_case("audit_tol_bogus", ["audit", "--models", "double_pendulum", "--tol", "H=abc", "--out", "{scratch}/audit-out"],
+         ["--tol", "positive relative tolerance", "'abc'"])
+opt_case("audit_tol_infinite", ["audit", "--models", "double_pendulum", "--tol", "H=inf", "--out", "{scratch}/audit-out"],
+         ["--tol", "positive relative tolerance", "'inf'"])
 opt_case("audit_data_missing", ["audit", "--data", "{scratch}/nowhere", "--out", "{scratch}/audit-out"], ["nowhere/models/manifest.json", "cannot open"])
 opt_case("compare_tol_negative", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/r.json",
                                   "--tol", "H=-1"], ["--tol", "positive relative tolerance", "'-1'"])
@@ -787,9 +621,7 @@ rel = write("accepted/bom_manifest.json", BOM + dumps(GOOD_MAN).encode())
 case("accepted-bom_manifest", "manifest", ["audit", "--data", "{scratch}/data", "--engines", "mujoco", "--out", "{scratch}/audit-out"], None, file=rel, exit=0,
      setup=[{"path": "data/models/manifest.json", "from": rel}, {"path": "data/models/pendulum.urdf", "from": "support/pendulum.urdf"},
             {"path": "data/golden", "dir": True}], outputs=["audit-out"])
-v1 = copy.deepcopy(GOOD_FX)
-v1.pop("checksum")
-v1["version"] = 1
+v1 = edited(GOOD_FX, lambda d: (d.pop("checksum"), d.update(version=1)))
 rel = write("accepted/fixture_version_1.json", dumps(v1))
 case("accepted-fixture_version_1", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/report.json"], None,
      file=rel, exit=0, outputs=["report.json"], note="version 1 has no checksum; its fields are validated all the same")

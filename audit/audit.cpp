@@ -1,0 +1,23 @@
+// run_audit: the audit's stages in order (audit.hpp).
+#include "audit/audit.hpp"
+
+#include <iostream>
+
+namespace rbd::audit {
+
+int run_audit(const AuditOptions& o) {
+  const AuditPlan plan = plan_audit(o);
+  make_dir(o.out);
+  make_dir(o.out + "/fixtures");
+  AuditResults results;
+  for (size_t m = 0; m < plan.models.size(); ++m) run_engines(o, plan, m, audit_fixture(o, plan, m), results);
+  link_reports(results);
+  const AuditJudgement judgement = judge_baseline(plan, results);
+  const std::string summary = audit_summary(plan, results, judgement);
+  write_audit(o, plan, results, judgement);
+  std::cout << summary << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml, " << o.out
+            << "/report.html and per-run files under " << o.out << "/\n";
+  return (plan.baseline ? !judgement.regressed : results.all_ok) ? 0 : 1;
+}
+
+}  // namespace rbd::audit

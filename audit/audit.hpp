@@ -1,0 +1,121 @@
+// The audit (`rbdref audit`, the main job) as library stages, which run_audit calls in order:
+//
+//   plan_audit       what to audit: the models (the bundled manifest, --models, the user's
+//                    --model files), the engines (the registry's, --engines), the tolerance
+//                    overrides, the baseline; then every input read (models, golden fixtures)
+//                    and every output path checked, before anything is written
+//   audit_fixture    per model, its fixture: the golden one while the model hashes the same, the
+//                    cached one of a user's model, else a new one (into the cache or --out)
+//   run_engines      per model, each adapter run on the fixture and its output compared
+//   judge_baseline   each engine × model judged against the baseline (known, regressed, ...)
+//   audit_summary    the table engine × model × quantity printed at the end
+//   write_audit      audit.json, junit.xml, report.html, and the baseline asked for
+//
+// Exit status of run_audit: 0 everything within tolerance (or, with a baseline, no regression),
+// 1 a discrepancy or an engine failure, 2 (InputError) bad input, found before any output.
+// docs/reports.md describes the outputs, docs/engines.md the engines.
+#pragma once
+
+#include "engines/adapter.hpp"
+#include "fixtures/fixture.hpp"
+#include "reports/baseline.hpp"
+#include "reports/compare.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rbd::audit {
+
+struct AuditOptions {
+  std::string engines, models, out = "audit-out", data;
+  bool engines_given = false, models_given = false;
+  std::string model_only_given;  // an option that applies to --model, given without it
+  std::vector<std::string> tol;  // --tol Q=REL, as `compare` reads them
+  bool update_golden = false;
+  std::string baseline, write_baseline;
+  bool no_baseline = false;
+  std::vector<std::string> user_models;  // --model
+  bool floating_base = false;
+  int samples = 8;
+  std::uint64_t seed = 1;
+  std::string cache;
+  bool no_cache = false;
+};
+
+// One model of the audit: a manifest entry (docs/formats.md, "Manifest") or a --model file.
+struct ManifestEntry {
+  std::string name, file;
+  std::string loops;     // a loops file beside a URDF or JSON tree, or empty
+  std::string contacts;  // a contacts file (docs/contact.md), or empty
+  bool floating_base = false;
+  int samples = 8;
+  std::uint64_t seed = 1;
+  std::string description;
+  bool user = false;  // --model: file is the user's path, not in the data folder
+};
+
+// DATA/models/manifest.json, every field checked (InputError naming it).
+std::vector<ManifestEntry> read_manifest(const std::string& path);
+
+struct AuditPlan {
+  std::string data, models_dir, golden_dir;
+  std::string cache;  // the fixture cache of --model files, or empty
+  std::vector<ManifestEntry> models;
+  std::vector<LoadedModel> loaded;             // per model
+  std::vector<std::optional<Fixture>> goldens; // per model: its golden fixture, when reused
+  std::vector<std::unique_ptr<EngineAdapter>> adapters;
+  std::vector<std::string> not_built;          // asked for, known, but not in this build
+  std::map<std::string, double> tolerance_overrides;
+  std::optional<Baseline> baseline;
+};
+AuditPlan plan_audit(const AuditOptions& o);
+
+struct AuditFixture {
+  Fixture fixture;
+  std::string file;  // where it is (golden, cache, or DIR/fixtures)
+};
+AuditFixture audit_fixture(const AuditOptions& o, const AuditPlan& plan, size_t model);
+
+struct AuditResults {
+  std::vector<Report> reports;
+  std::vector<AuditRun> runs;            // every engine × model (report set by link_reports)
+  std::vector<size_t> report_of;         // runs[i]'s index in reports, or npos
+  nlohmann::ordered_json runs_json = nlohmann::ordered_json::array();
+  nlohmann::ordered_json model_info = nlohmann::ordered_json::array();  // per model, for the HTML report
+  bool all_ok = true;
+};
+// Runs every adapter of the plan on the model's fixture and appends the runs (their engine
+// outputs and reports written under --out as they are made).
+void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, const AuditFixture& fx,
+                 AuditResults& results);
+
+struct AuditJudgement {
+  std::map<std::string, BaselineVerdict> verdicts;  // by "engine × model"
+  KnownFailures known;
+  bool regressed = false;
+};
+// Points each run at its report, once every report is made (the vector no longer grows).
+void link_reports(AuditResults& results);
+
+// Against plan.baseline (nothing without one); adds each run's "baseline" object to runs_json.
+AuditJudgement judge_baseline(const AuditPlan& plan, AuditResults& results);
+
+std::string audit_summary(const AuditPlan& plan, const AuditResults& results, const AuditJudgement& judgement);
+
+void write_audit(const AuditOptions& o, const AuditPlan& plan, const AuditResults& results,
+                 const AuditJudgement& judgement);
+
+int run_audit(const AuditOptions& o);
+
+// Helpers the stages share (audit/plan.cpp).
+std::vector<std::string> split_list(const std::string& s);  // "a,b" -> {a, b}, empty items dropped
+void make_dir(const std::string& path);                     // mkdir -p; InputError naming path
+bool file_exists(const std::string& path);
+
+}  // namespace rbd::audit

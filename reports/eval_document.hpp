@@ -1,0 +1,45 @@
+// `rbdref eval` as library stages (cli/eval_command.cpp reads the options and calls them):
+//
+//   parse_actuated      --actuated: DoF names as in the document's `dofs` (a joint's name, or
+//                       name[k] for DoF k of a multi-DoF joint), comma-separated, or "all"
+//   evaluate_certified  the state at precision P and at its check precision (on a second thread
+//                       when P allows), the checks at P, and the digits certified by the pair
+//   eval_document       the document (format "rbdref.eval", docs/formats.md); H and L are written
+//                       row by row from the raw values when the document is written
+//   eval_summary        the lines printed when the document goes to a file
+#pragma once
+
+#include "certify/evaluate.hpp"
+#include "checks/check_result.hpp"
+#include "io/json_stream.hpp"
+#include "io/model_io.hpp"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rbd {
+
+std::vector<int> parse_actuated(const std::string& spec, const Model<double>& layout);
+
+struct CertifiedEvaluation {
+  Evaluation ev;  // at `precision`, with its certified digits; raw values kept for the document
+  Precision precision, check_precision;
+  std::vector<CheckResult> checks;  // at `precision`, on the evaluation's own H, C, ABA, factor, κ
+};
+// InputError naming model_file for a number the precision cannot represent.
+CertifiedEvaluation evaluate_certified(const LoadedModel& lm, const StateDesc& state, const Precision& p,
+                                       const std::vector<int>& actuated, bool impact, const std::string& model_file);
+
+struct EvalDocument {
+  nlohmann::ordered_json doc;
+  DeferredJson deferred;  // H and L, written from the evaluation (which must outlive the document)
+  bool all_passed = true;  // every check passed
+  void write(std::ostream& out) const;
+};
+EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const std::string& state_file, bool floating_base,
+                           const CertifiedEvaluation& r);
+
+std::string eval_summary(const LoadedModel& lm, const CertifiedEvaluation& r, bool all_passed);
+
+}  // namespace rbd
