@@ -1,7 +1,7 @@
 // The real Bullet (Debian libbullet 3.24, double-precision build) through the adapter: btMultiBody's
-// forward dynamics, its M⁻¹ (H by inversion) and bias forces on the bundled trees' golden fixtures and
-// on a spherical-joint tree; with frictionless contacts, Bullet's own multibody constraint solver,
-// which solves its velocity-level model (predicted exactly) only as far as 10 Gauss-Seidel sweeps go
+// forward dynamics, its M⁻¹ (H by inversion) and bias forces on the bundled trees' golden fixtures;
+// with frictionless contacts, Bullet's own multibody constraint solver, which solves its
+// velocity-level model (predicted exactly) only as far as 10 Gauss-Seidel sweeps go
 // (engines/bullet/bullet_adapter.hpp).
 #include "engines/bullet/bullet_adapter.hpp"
 #include "reports/compare.hpp"
@@ -9,28 +9,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <cstdio>
 #include <map>
-
-#include <unistd.h>
 
 namespace rbd::test {
 namespace {
-
-namespace fs = std::filesystem;
-const std::string kSrc = RBDREF_SOURCE_DIR;
-
-Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
-  const auto adapter = make_bullet_adapter();
-  EXPECT_EQ(adapter->unsupported(f), "");
-  const EngineOutput e = adapter->run(f, file);
-  EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  for (const EngineSample& s : e.samples) EXPECT_EQ(s.error, "") << s.id;
-  if (keep) *keep = e;
-  return compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
-}
 
 // `known`: a quantity allowed to fail at one sample only ("C@s001"), a finding documented in
 // docs/engines.md; everything else passes.
@@ -64,9 +47,9 @@ void expect_tree_quantities_pass(const Fixture& f, const Report& r, const std::s
 
 class BulletOnBundledTree : public ::testing::TestWithParam<const char*> {};
 TEST_P(BulletOnBundledTree, TreeQuantitiesMatchTheGoldenFixture) {
-  const std::string file = kSrc + "/fixtures/golden/" + GetParam() + ".fixture.json";
+  const std::string file = golden_file(GetParam());
   const Fixture f = read_fixture_file(file);
-  const Report r = run_and_compare(f, file);
+  const Report r = run_and_compare(*make_bullet_adapter(), f, file);
   // The double pendulum hanging within 1e-7 rad of straight down (s001): its gravity torque, 5e-7
   // N·m, is what Bullet's world-frame forces m g at the COMs leave after cancelling to 1e-15 N·m
   // absolute: Bullet's C keeps ~9 digits there (its numbers: gravity as forces, not as the base's
@@ -75,17 +58,9 @@ TEST_P(BulletOnBundledTree, TreeQuantitiesMatchTheGoldenFixture) {
   expect_tree_quantities_pass(f, r, GetParam(), pendulum ? "C@s001" : "");
   EXPECT_EQ(r.passed, !pendulum) << GetParam();
 }
-INSTANTIATE_TEST_SUITE_P(Golden, BulletOnBundledTree,
-                         ::testing::Values("double_pendulum", "panda", "arm7", "humanoid", "tiny_inertia", "far_arm"));
+INSTANTIATE_TEST_SUITE_P(Golden, BulletOnBundledTree, golden_trees());
 
-TEST(BulletAdapter, UnsupportedPartsAreNamed) {
-  const Fixture f = read_fixture_file(kSrc + "/fixtures/golden/all_joints.fixture.json");
-  const std::string why = make_bullet_adapter()->unsupported(f);
-  EXPECT_NE(why.find("joint '"), std::string::npos) << why;
-  EXPECT_THROW(make_bullet_adapter()->run(f, "all_joints"), EngineError);
-  const Fixture loops = read_fixture_file(kSrc + "/fixtures/golden/slider_crank.fixture.json");
-  EXPECT_NE(make_bullet_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
-}
+TEST(BulletAdapter, UnsupportedPartsAreNamed) { expect_joints_and_loops_refused(*make_bullet_adapter(), "joint '"); }
 
 // At the "at_rest" sample (q̇ = 0) Bullet's step is the rigid LCP but for its CFM (1e-5 on M's
 // diagonal): its λ is within ~CFM of the reference's there, and within its own model's exact
@@ -94,10 +69,10 @@ TEST(BulletAdapter, UnsupportedPartsAreNamed) {
 class BulletWithContacts : public ::testing::TestWithParam<ContactCase> {};
 TEST_P(BulletWithContacts, ItsOwnModelAndItsSweeps) {
   const ContactCase& c = GetParam();
-  const Fixture f = contact_fixture(c.model, c.contacts, c.floating, 6, 7);
-  ASSERT_EQ(f.samples[2].kind, "at_rest");
+  Fixture f;
   EngineOutput e;
-  const Report r = run_and_compare(f, c.name, &e);
+  Report r;
+  ASSERT_NO_FATAL_FAILURE(run_contact_case(*make_bullet_adapter(), c, &f, &e, &r));
   expect_tree_quantities_pass(f, r, c.name);
   // The model is Bullet's: its Gauss-Seidel run to convergence reproduces the model's exact
   // solution wherever that exists. Where 10 sweeps (Bullet's default) fall short, that is Bullet's
@@ -139,33 +114,17 @@ TEST_P(BulletWithContacts, ItsOwnModelAndItsSweeps) {
     const auto& m = impact ? sweeps10_impact : sweeps10;
     EXPECT_TRUE(m.count(ch.sample) && m.at(ch.sample) < 12.0) << c.name << " " << ch.sample << ": " << ch.result.message();
   }
-  for (const SampleCheck& ch : r.checks)
-    if (ch.convention.find("rigid impulsive LCP has no solution") != std::string::npos) {
-      const Sample* fs = f.find(ch.sample);
-      ASSERT_NE(fs, nullptr);
-      EXPECT_FALSE(fs->ref.contacts.impact.ok) << c.name << " " << ch.sample;
-    }
+  expect_no_rigid_impact_only_where_none_exists(f, r, c.name);
   std::printf("  bullet %-10s contact scores outside the rigid tolerance: %d Bullet's model, %d its 10 sweeps; MLCP (Dantzig) "
               "wrong without a fallback at %d samples\n", c.name, explained, numbers, mlcp_wrong);
 
   // Planted: Bullet's q̈ scaled by 1 + 1e-6 is numbers, not the model.
-  for (EngineSample& s : e.samples)
-    if (s.values.count("contact_qdd"))
-      for (Num& x : s.values.at("contact_qdd").v) x = Num::decimal(to_decimal(bin50(x.as<bin50>() * bin50("1.000001")), 25));
-  const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
-  EXPECT_FALSE(bad.passed) << c.name;
-  for (const QuantityScore& q : bad.quantities)
-    if (q.quantity == "contact_qdd") {
-      EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
-    }
+  expect_planted_error_is_numbers(f, c.name, e, {"contact_qdd"});
 }
 INSTANTIATE_TEST_SUITE_P(Contacts, BulletWithContacts, bundled_contact_cases(), contact_case_name);
 
 TEST(BulletAdapter, FrictionAndSoftContactsAreUnsupported) {
-  const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",
-                                    R"([{"name": "pp", "link": "box", "point": [0, 0, "-0.1"], "normal": [0, 0, 1], "friction": "0.5"}])",
-                                    true, 1, 1);
-  EXPECT_NE(make_bullet_adapter()->unsupported(f).find("friction"), std::string::npos);
+  EXPECT_NE(make_bullet_adapter()->unsupported(friction_box_fixture()).find("friction"), std::string::npos);
 }
 
 }  // namespace

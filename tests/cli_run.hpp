@@ -1,15 +1,21 @@
 // Runs the real `rbdref` command (RBDREF_CLI) for the end-to-end tests: no shell (the arguments
 // are passed as given, so file names and empty strings need no quoting), stdout and stderr
 // captured through files in a folder of the caller's choosing (never the folder under test), and
-// the way the process ended reported exactly: an exit status, or the signal that killed it.
+// the way the process ended reported exactly: an exit status, or the signal that killed it. A
+// test fixture gives each test a folder of its own for the files it writes and the output of the
+// commands it runs.
 #pragma once
 
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,8 +35,9 @@ inline std::string slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// `rbdref ARGS...`; stdout and stderr go to capture_dir/stdout.txt and stderr.txt.
-inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir) {
+// `rbdref ARGS...`; stdout and stderr go to capture_dir/stdout.txt and stderr.txt; the command
+// runs in `cwd` when one is given (the caller's working directory otherwise).
+inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "") {
   const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
   std::vector<std::string> argv_s{RBDREF_CLI};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
@@ -43,6 +50,7 @@ inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string
     const int fo = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fo < 0 || fe < 0) ::_exit(127);
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
     ::dup2(fo, 1);
     ::dup2(fe, 2);
     ::execv(argv[0], argv.data());
@@ -57,5 +65,49 @@ inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string
   r.err = slurp(err);
   return r;
 }
+
+// The words of a command line split at blanks (no quoting: the command lines of these tests hold
+// no argument with a blank in it).
+inline std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// A folder of the test's own, temp/rbdref_SUITE_PID_TEST, made empty before the test and removed
+// after it: the files the test writes and the captured output (stdout.txt, stderr.txt) of the
+// commands it runs.
+class CliFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           (std::string("rbdref_") + t->test_suite_name() + "_" + std::to_string(::getpid()) + "_" + t->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  }
+  // `rbdref LINE` (LINE's words as the arguments), run in `cwd` when given.
+  CliRun run(const std::string& line, const std::string& cwd = "") const { return run_rbdref(words(line), dir_.string(), cwd); }
+
+  // A run refused as bad input: exit status 2, the message naming `file` and `field`, and no
+  // temporary file (NAME.tmp.*) left in the folder.
+  void expect_bad_input(const CliRun& r, const std::string& file, const std::string& field) const {
+    EXPECT_EQ(r.status, 2) << r.describe() << "\n" << r.err << r.out;
+    EXPECT_NE(r.err.find(file), std::string::npos) << "message does not name the file: " << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << "message does not name '" << field << "': " << r.err;
+    for (const auto& e : std::filesystem::directory_iterator(dir_))
+      EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
+  }
+
+  std::filesystem::path dir_;
+};
 
 }  // namespace rbd::test

@@ -50,6 +50,12 @@ namespace {
 
 constexpr double kTol = 100;  // k of the tolerance k ε(T) scale, for every check in this file
 
+// The closed forms call abs, cos and sin unqualified: std's for double, Boost.Multiprecision's
+// (found by argument) for bin50 and bin100.
+using std::abs;
+using std::cos;
+using std::sin;
+
 template <class T>
 class ClosedForm : public ::testing::Test {};
 using ClosedFormScalars = ::testing::Types<double, bin50, bin100>;
@@ -131,9 +137,9 @@ const Num3 kAxisX = D3("1", "0", "0");
 const Num3 kAxisY = D3("0", "1", "0");
 const Num3 kAxisZ = D3("0", "0", "1");
 
-// The dynamics checks of tests 5-8 on one state, against the closed-form H and C: crba = H,
+// The dynamics checks of tests 2 and 4-8 on one state, against the closed-form H and C: crba = H,
 // bias = C, rnea(qdd) = H qdd + C, aba(H qdd + C) = qdd. sC is the sum of the magnitudes of the
-// terms of C (velocity products and gravity); the other scales follow from it as in tests 2 and 4.
+// terms of C (velocity products and gravity); the scales of τ and q̈ follow from it and H.
 template <class T>
 void expect_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd, const MatX<T>& H,
                      const VecX<T>& C, const T& sC, const std::string& tag) {
@@ -147,6 +153,31 @@ void expect_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   const AbaResult<T> fd = aba<T>(model, q, qd, tau);
   ASSERT_TRUE(fd.ok);
   expect_small<T>(maxabs(VecX<T>(fd.qdd - qdd)), sQdd, tag + "aba");
+}
+
+// energy() against the closed-form kinetic and potential energies Tkin and V, each within
+// kTol ε(T) of its scale (sT, sV).
+template <class T>
+void expect_energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const T& Tkin, const T& sT, const T& V, const T& sV,
+                   const std::string& tag) {
+  const Energy<T> e = energy<T>(model, q, qd);
+  expect_small<T>(abs(T(e.kinetic - Tkin)), sT, tag + "kinetic");
+  expect_small<T>(abs(T(e.potential - V)), sV, tag + "potential");
+}
+
+// A state of a closed-form test: q, qd, qdd as decimal strings.
+struct DecState {
+  std::vector<const char*> q, qd, qdd;
+};
+// check(tag, q, qd, qdd) on each state in T, tagged "state<k>_" (and so traced).
+template <class T, class Check>
+void for_each_state(const std::vector<DecState>& states, Check&& check) {
+  int n = 0;
+  for (const DecState& st : states) {
+    const std::string tag = "state" + std::to_string(n++) + "_";
+    SCOPED_TRACE(tag);
+    check(tag, decvec<T>(st.q), decvec<T>(st.qd), decvec<T>(st.qdd));
+  }
 }
 
 // ---- 1. single pendulum ------------------------------------------------------------------------
@@ -163,9 +194,6 @@ void expect_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
 //   rnea(θ, θ̇, θ̈) = H θ̈ + C,  crba = H,  aba(H θ̈ + C) = θ̈,  kinetic = ½ H θ̇²,  potential = V.
 TYPED_TEST(ClosedForm, SinglePendulumMatchesLagrangian) {
   using T = TypeParam;
-  using std::abs;
-  using std::cos;
-  using std::sin;
   const char *sm = "1.5", *sl = "0.7", *sz0 = "0.5", *sIyy = "0.04";
   ModelDesc d;
   d.bodies = {make_body({"link", -1, JointType::Revolute, kAxisY, D3("0", "0", sz0), kZero3, sm, D3(sl, "0", "0"),
@@ -202,9 +230,7 @@ TYPED_TEST(ClosedForm, SinglePendulumMatchesLagrangian) {
     const AbaResult<T> fd = aba<T>(model, q, qd, tv);
     ASSERT_TRUE(fd.ok);
     expect_small<T>(abs(T(fd.qdd(0) - thdd)), T(abs(thdd) + s_tau / H), tag + "aba");
-    const Energy<T> e = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(e.kinetic - Tkin)), Tkin, tag + "kinetic");
-    expect_small<T>(abs(T(e.potential - V)), T(m * g * (abs(z0) + l)), tag + "potential");
+    expect_energy<T>(model, q, qd, Tkin, Tkin, V, T(m * g * (abs(z0) + l)), tag);
   }
 }
 
@@ -232,9 +258,6 @@ TYPED_TEST(ClosedForm, SinglePendulumMatchesLagrangian) {
 //   C = [C1 + G1; C2 + G2].
 TYPED_TEST(ClosedForm, DoublePendulumWithVelocitiesMatchesLagrangian) {
   using T = TypeParam;
-  using std::abs;
-  using std::cos;
-  using std::sin;
   const char *sm1 = "1.2", *slc1 = "0.45", *sI1 = "0.031", *sl1 = "0.9", *sz0 = "1.1";
   const char *sm2 = "0.8", *slc2 = "0.35", *sI2 = "0.017", *sbeta = "0.25";
   ModelDesc d;
@@ -248,15 +271,10 @@ TYPED_TEST(ClosedForm, DoublePendulumWithVelocitiesMatchesLagrangian) {
   const T m1 = dec<T>(sm1), lc1 = dec<T>(slc1), I1 = dec<T>(sI1), l1 = dec<T>(sl1), z0 = dec<T>(sz0);
   const T m2 = dec<T>(sm2), lc2 = dec<T>(slc2), I2 = dec<T>(sI2), beta = dec<T>(sbeta), g = dec<T>("9.81");
 
-  struct State { std::vector<const char*> q, qd, qdd; };
-  const std::vector<State> states = {{{"0.4", "-1.3"}, {"1.7", "-0.6"}, {"0.25", "0.5"}},
-                                     {{"-2.1", "2.6"}, {"-0.9", "2.3"}, {"-1.4", "0.8"}},
-                                     {{"1.0", "-0.25"}, {"3.1", "4.2"}, {"0", "0"}}};
-  int n = 0;
-  for (const State& s : states) {
-    const std::string tag = "state" + std::to_string(n++) + "_";
-    const VecX<T> q = decvec<T>(s.q), qd = decvec<T>(s.qd), qdd = decvec<T>(s.qdd);
-    SCOPED_TRACE(tag);
+  const std::vector<DecState> states = {{{"0.4", "-1.3"}, {"1.7", "-0.6"}, {"0.25", "0.5"}},
+                                        {{"-2.1", "2.6"}, {"-0.9", "2.3"}, {"-1.4", "0.8"}},
+                                        {{"1.0", "-0.25"}, {"3.1", "4.2"}, {"0", "0"}}};
+  for_each_state<T>(states, [&](const std::string& tag, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd) {
     const T phi1 = q(0), phi2 = T(q(1) + beta), phi12 = T(phi1 + phi2);
     const T c1 = cos(phi1), s1 = sin(phi1), c2 = cos(phi2), s2 = sin(phi2), c12 = cos(phi12), s12 = sin(phi12);
     const T qd1 = qd(0), qd2 = qd(1);
@@ -269,28 +287,15 @@ TYPED_TEST(ClosedForm, DoublePendulumWithVelocitiesMatchesLagrangian) {
     VecX<T> C(2);
     C(0) = h * (T(2) * qd1 * qd2 + qd2 * qd2) - g * (m1 * lc1 * c1 + m2 * (l1 * c1 + lc2 * c12));
     C(1) = -h * qd1 * qd1 - g * m2 * lc2 * c12;
-    const VecX<T> tau = H * qdd + C;
+    const T sC = m2 * l1 * lc2 * (qd1 * qd1 + T(2) * abs(T(qd1 * qd2)) + qd2 * qd2) + g * (m1 * lc1 + m2 * (l1 + lc2));
+    expect_dynamics<T>(model, q, qd, qdd, H, C, sC, tag);
+
     const T v2sq = l1 * l1 * qd1 * qd1 + lc2 * lc2 * (qd1 + qd2) * (qd1 + qd2) + T(2) * l1 * lc2 * qd1 * (qd1 + qd2) * c2;
     const T Tkin = (I1 + m1 * lc1 * lc1) * qd1 * qd1 / T(2) + m2 * v2sq / T(2) + I2 * (qd1 + qd2) * (qd1 + qd2) / T(2);
     const T V = g * (m1 * (z0 - lc1 * s1) + m2 * (z0 - l1 * s1 - lc2 * s12));
-
-    // Scales: magnitudes of the terms.
-    const T sH = maxabs(H);
-    const T sC = m2 * l1 * lc2 * (qd1 * qd1 + T(2) * abs(T(qd1 * qd2)) + qd2 * qd2) + g * (m1 * lc1 + m2 * (l1 + lc2));
-    const T sTau = infnorm(H) * maxabs(qdd) + sC;
-    const MatX<T> Hinv = H.inverse();
-    const T sQdd = maxabs(qdd) + infnorm(Hinv) * sTau;
-
-    expect_small<T>(maxabs(MatX<T>(crba<T>(model, q) - H)), sH, tag + "H");
-    expect_small<T>(maxabs(VecX<T>(bias<T>(model, q, qd) - C)), sC, tag + "C");
-    expect_small<T>(maxabs(VecX<T>(rnea<T>(model, q, qd, qdd) - tau)), sTau, tag + "rnea");
-    const AbaResult<T> fd = aba<T>(model, q, qd, tau);
-    ASSERT_TRUE(fd.ok);
-    expect_small<T>(maxabs(VecX<T>(fd.qdd - qdd)), sQdd, tag + "aba");
-    const Energy<T> e = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(e.kinetic - Tkin)), T(sH * maxabs(qd) * maxabs(qd) * T(2)), tag + "kinetic");
-    expect_small<T>(abs(T(e.potential - V)), T(g * (m1 * (z0 + lc1) + m2 * (z0 + l1 + lc2))), tag + "potential");
-  }
+    expect_energy<T>(model, q, qd, Tkin, T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(2)), V,
+                     T(g * (m1 * (z0 + lc1) + m2 * (z0 + l1 + lc2))), tag);
+  });
 }
 
 // ---- 3. free body ------------------------------------------------------------------------------
@@ -318,7 +323,6 @@ TYPED_TEST(ClosedForm, DoublePendulumWithVelocitiesMatchesLagrangian) {
 // rnea(aba(τ)) = τ, kinetic energy ½ m |v + ω × c|² + ½ ωᵀ Ic ω (König) and V = -m g·(p + R c).
 TYPED_TEST(ClosedForm, FreeBodyAbaMatchesNewtonEuler) {
   using T = TypeParam;
-  using std::abs;
   const char* sm = "2.5";
   const std::array<const char*, 3> sc = {"0.1", "-0.2", "0.05"};
   const std::array<const char*, 6> sI = {"0.3", "0.25", "0.2", "0.01", "-0.02", "0.015"};
@@ -394,13 +398,11 @@ TYPED_TEST(ClosedForm, FreeBodyAbaMatchesNewtonEuler) {
                     tag + "rnea_of_aba");
   }
 
-  const Energy<T> e = energy<T>(model, q, qd);
   const Vec3<T> vc = v + om.cross(c);
   const T Tkin = m * vc.squaredNorm() / T(2) + om.dot(Ic * om) / T(2);
   const Vec3<T> pc = p + R * c;
   const T V = -m * gvec.dot(pc);
-  expect_small<T>(abs(T(e.kinetic - Tkin)), T(infnorm(I6) * maxabs(vel) * maxabs(vel) * T(3)), "kinetic");
-  expect_small<T>(abs(T(e.potential - V)), T(m * g * (maxabs(p) + c.norm())), "potential");
+  expect_energy<T>(model, q, qd, Tkin, T(infnorm(I6) * maxabs(vel) * maxabs(vel) * T(3)), V, T(m * g * (maxabs(p) + c.norm())), "");
 }
 
 // ---- 4. prismatic–revolute chain (cart-pole) ---------------------------------------------------
@@ -422,9 +424,6 @@ TYPED_TEST(ClosedForm, FreeBodyAbaMatchesNewtonEuler) {
 //   C = [m lc s θ̇²;  m g lc s].
 TYPED_TEST(ClosedForm, PrismaticRevoluteChainMatchesLagrangian) {
   using T = TypeParam;
-  using std::abs;
-  using std::cos;
-  using std::sin;
   const char *sM = "3.0", *scz = "0.05", *szc = "0.4", *sox = "0.15", *soz = "0.3";
   const char *sm = "0.6", *scomz = "-0.55", *sIp = "0.012";  // pole COM z = -lc
   ModelDesc d;
@@ -437,42 +436,25 @@ TYPED_TEST(ClosedForm, PrismaticRevoluteChainMatchesLagrangian) {
   const T M = dec<T>(sM), cz = dec<T>(scz), zc = dec<T>(szc), oz = dec<T>(soz);
   const T m = dec<T>(sm), lc = -dec<T>(scomz), Ip = dec<T>(sIp), g = dec<T>("9.81");
 
-  struct State { std::vector<const char*> q, qd, qdd; };
-  const std::vector<State> states = {{{"0.3", "2.2"}, {"-0.5", "1.9"}, {"0.7", "-0.3"}},
-                                     {{"-1.25", "-0.6"}, {"2.4", "-3.1"}, {"-1.5", "2.0"}},
-                                     {{"0", "0.05"}, {"0.1", "6.5"}, {"0", "0"}}};
-  int n = 0;
-  for (const State& st : states) {
-    const std::string tag = "state" + std::to_string(n++) + "_";
-    SCOPED_TRACE(tag);
-    const VecX<T> q = decvec<T>(st.q), qd = decvec<T>(st.qd), qdd = decvec<T>(st.qdd);
+  const std::vector<DecState> states = {{{"0.3", "2.2"}, {"-0.5", "1.9"}, {"0.7", "-0.3"}},
+                                        {{"-1.25", "-0.6"}, {"2.4", "-3.1"}, {"-1.5", "2.0"}},
+                                        {{"0", "0.05"}, {"0.1", "6.5"}, {"0", "0"}}};
+  for_each_state<T>(states, [&](const std::string& tag, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd) {
     const T c = cos(q(1)), s = sin(q(1)), xd = qd(0), thd = qd(1);
 
     MatX<T> H(2, 2);
     H << M + m, -m * lc * c, -m * lc * c, Ip + m * lc * lc;
     VecX<T> C(2);
     C << m * lc * s * thd * thd, m * g * lc * s;
-    const VecX<T> tau = H * qdd + C;
+    expect_dynamics<T>(model, q, qd, qdd, H, C, T(m * lc * (thd * thd + g)), tag);
+
     const T Tkin = M * xd * xd / T(2) +
                    m * ((xd - lc * c * thd) * (xd - lc * c * thd) + (lc * s * thd) * (lc * s * thd)) / T(2) +
                    Ip * thd * thd / T(2);
     const T V = g * (M * (zc + cz) + m * (zc + oz - lc * c));
-
-    const T sH = maxabs(H);
-    const T sC = m * lc * (thd * thd + g);
-    const T sTau = infnorm(H) * maxabs(qdd) + sC;
-    const T sQdd = maxabs(qdd) + infnorm(MatX<T>(H.inverse())) * sTau;
-
-    expect_small<T>(maxabs(MatX<T>(crba<T>(model, q) - H)), sH, tag + "H");
-    expect_small<T>(maxabs(VecX<T>(bias<T>(model, q, qd) - C)), sC, tag + "C");
-    expect_small<T>(maxabs(VecX<T>(rnea<T>(model, q, qd, qdd) - tau)), sTau, tag + "rnea");
-    const AbaResult<T> fd = aba<T>(model, q, qd, tau);
-    ASSERT_TRUE(fd.ok);
-    expect_small<T>(maxabs(VecX<T>(fd.qdd - qdd)), sQdd, tag + "aba");
-    const Energy<T> e = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(e.kinetic - Tkin)), T(sH * maxabs(qd) * maxabs(qd) * T(2)), tag + "kinetic");
-    expect_small<T>(abs(T(e.potential - V)), T(g * (M * (zc + abs(cz)) + m * (zc + oz + lc))), tag + "potential");
-  }
+    expect_energy<T>(model, q, qd, Tkin, T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(2)), V,
+                     T(g * (M * (zc + abs(cz)) + m * (zc + oz + lc))), tag);
+  });
 }
 
 // ---- 5. helical joint carrying a pendulum ------------------------------------------------------
@@ -503,9 +485,6 @@ TYPED_TEST(ClosedForm, PrismaticRevoluteChainMatchesLagrangian) {
 // V = g (m1 z_c1 + m2 z_c2):  ∂V/∂θ = g p (m1 + m2),  ∂V/∂φ = g m2 l s.
 TYPED_TEST(ClosedForm, HelicalScrewCarryingPendulumMatchesLagrangian) {
   using T = TypeParam;
-  using std::abs;
-  using std::cos;
-  using std::sin;
   const char *sp = "0.08", *sz0 = "0.3", *sm1 = "2.0", *sa1 = "0.12", *sb1 = "-0.07", *sc1 = "0.2", *sI1zz = "0.045";
   const char *sd = "0.4", *shz = "0.1", *sm2 = "0.7", *scx2 = "0.05", *sl = "0.3";
   const char *sA = "0.011", *sB = "0.009", *sCc = "0.004";
@@ -522,15 +501,10 @@ TYPED_TEST(ClosedForm, HelicalScrewCarryingPendulumMatchesLagrangian) {
   const T A = dec<T>(sA), B = dec<T>(sB), Cc = dec<T>(sCc), g = dec<T>("9.81");
   const T X = dd + cx2, K = m2 * l * l + B - Cc;
 
-  struct State { std::vector<const char*> q, qd, qdd; };
-  const std::vector<State> states = {{{"0.7", "-0.4"}, {"1.3", "2.1"}, {"0.5", "-0.8"}},
-                                     {{"-2.2", "1.9"}, {"-0.6", "0.9"}, {"1.1", "0.3"}},
-                                     {{"4.0", "2.9"}, {"2.5", "-3.2"}, {"0", "0"}}};
-  int n = 0;
-  for (const State& st : states) {
-    const std::string tag = "state" + std::to_string(n++) + "_";
-    SCOPED_TRACE(tag);
-    const VecX<T> q = decvec<T>(st.q), qd = decvec<T>(st.qd), qdd = decvec<T>(st.qdd);
+  const std::vector<DecState> states = {{{"0.7", "-0.4"}, {"1.3", "2.1"}, {"0.5", "-0.8"}},
+                                        {{"-2.2", "1.9"}, {"-0.6", "0.9"}, {"1.1", "0.3"}},
+                                        {{"4.0", "2.9"}, {"2.5", "-3.2"}, {"0", "0"}}};
+  for_each_state<T>(states, [&](const std::string& tag, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd) {
     const T th = q(0), s = sin(q(1)), c = cos(q(1)), thd = qd(0), phd = qd(1);
 
     MatX<T> H(2, 2);
@@ -549,11 +523,9 @@ TYPED_TEST(ClosedForm, HelicalScrewCarryingPendulumMatchesLagrangian) {
     const T v2sq = (l * l * s * s + X * X + p * p) * thd * thd + T(2) * l * (X * c + p * s) * thd * phd + l * l * phd * phd;
     const T Tkin = (I1zz * thd * thd + m1 * v1sq + m2 * v2sq + A * phd * phd + (B * s * s + Cc * c * c) * thd * thd) / T(2);
     const T V = g * (m1 * (z0 + p * th + c1) + m2 * (z0 + p * th + hz - l * c));
-    const Energy<T> e = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(e.kinetic - Tkin)), T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(2)), tag + "kinetic");
-    expect_small<T>(abs(T(e.potential - V)), T(g * (m1 * (z0 + abs(p * th) + abs(c1)) + m2 * (z0 + abs(p * th) + hz + l))),
-                    tag + "potential");
-  }
+    expect_energy<T>(model, q, qd, Tkin, T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(2)), V,
+                     T(g * (m1 * (z0 + abs(p * th) + abs(c1)) + m2 * (z0 + abs(p * th) + hz + l))), tag);
+  });
 }
 
 // ---- 6. turntable carrying a cylindrical joint ---------------------------------------------------
@@ -585,9 +557,6 @@ TYPED_TEST(ClosedForm, HelicalScrewCarryingPendulumMatchesLagrangian) {
 // C1 and C3. Heights: z_c1 = z0 + c1, z_c2 = z0 + hz + Z:  ∂V/∂θ = g m2 Y,  ∂V/∂ψ = ∂V/∂d = 0.
 TYPED_TEST(ClosedForm, TurntableCarryingCylindricalJointMatchesLagrangian) {
   using T = TypeParam;
-  using std::abs;
-  using std::cos;
-  using std::sin;
   const char *sz0 = "0.25", *sm1 = "1.5", *sa1 = "0.1", *sb1 = "0.05", *sc1 = "0.15", *sI1zz = "0.025";
   const char *se = "0.12", *shz = "0.2", *sm2 = "0.9", *scx = "0.15", *scy = "0.04", *scz = "-0.06";
   const char *sA = "0.006", *sB = "0.01", *sCc = "0.008";
@@ -603,15 +572,10 @@ TYPED_TEST(ClosedForm, TurntableCarryingCylindricalJointMatchesLagrangian) {
   const T A = dec<T>(sA), B = dec<T>(sB), Cc = dec<T>(sCc), g = dec<T>("9.81");
   const T r2 = cy * cy + cz * cz;
 
-  struct State { std::vector<const char*> q, qd, qdd; };
-  const std::vector<State> states = {{{"0.4", "-1.1", "0.3"}, {"1.2", "0.7", "-0.9"}, {"0.3", "-0.5", "1.4"}},
-                                     {{"-2.5", "2.2", "-0.45"}, {"-0.8", "3.1", "1.6"}, {"1.0", "0.2", "-0.7"}},
-                                     {{"1.9", "0.35", "0.8"}, {"2.7", "-1.4", "0.6"}, {"0", "0", "0"}}};
-  int n = 0;
-  for (const State& st : states) {
-    const std::string tag = "state" + std::to_string(n++) + "_";
-    SCOPED_TRACE(tag);
-    const VecX<T> q = decvec<T>(st.q), qd = decvec<T>(st.qd), qdd = decvec<T>(st.qdd);
+  const std::vector<DecState> states = {{{"0.4", "-1.1", "0.3"}, {"1.2", "0.7", "-0.9"}, {"0.3", "-0.5", "1.4"}},
+                                        {{"-2.5", "2.2", "-0.45"}, {"-0.8", "3.1", "1.6"}, {"1.0", "0.2", "-0.7"}},
+                                        {{"1.9", "0.35", "0.8"}, {"2.7", "-1.4", "0.6"}, {"0", "0", "0"}}};
+  for_each_state<T>(states, [&](const std::string& tag, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd) {
     const T c = cos(q(1)), s = sin(q(1)), Y = cy * c - cz * s, Z = cy * s + cz * c, X = q(2) + cx;
     const T psd = qd(0), thd = qd(1), dd = qd(2);
 
@@ -636,10 +600,9 @@ TYPED_TEST(ClosedForm, TurntableCarryingCylindricalJointMatchesLagrangian) {
                    T(2) * X * Z * psd * thd;
     const T Tkin = ((I1zz + m1 * (a1 * a1 + b1 * b1)) * psd * psd + m2 * v2sq + A * thd * thd + (B * s * s + Cc * c * c) * psd * psd) / T(2);
     const T V = g * (m1 * (z0 + c1) + m2 * (z0 + hz + Z));
-    const Energy<T> en = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(en.kinetic - Tkin)), T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(3)), tag + "kinetic");
-    expect_small<T>(abs(T(en.potential - V)), T(g * (m1 * (z0 + c1) + m2 * (z0 + hz + abs(Z)))), tag + "potential");
-  }
+    expect_energy<T>(model, q, qd, Tkin, T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(3)), V,
+                     T(g * (m1 * (z0 + c1) + m2 * (z0 + hz + abs(Z)))), tag);
+  });
 }
 
 // ---- 7. body on a planar joint -----------------------------------------------------------------
@@ -662,9 +625,6 @@ TYPED_TEST(ClosedForm, TurntableCarryingCylindricalJointMatchesLagrangian) {
 //   C = (-m Y θ̇²,  -m Z θ̇² + m g,  m g Y).
 TYPED_TEST(ClosedForm, PlanarBodyMatchesLagrangian) {
   using T = TypeParam;
-  using std::abs;
-  using std::cos;
-  using std::sin;
   const char *sox = "0.2", *soy = "-0.1", *soz = "0.5", *sm = "1.3", *scx = "0.07", *scy = "0.25", *scz = "-0.12";
   const char* sIxx = "0.02";
   ModelDesc d;
@@ -676,15 +636,10 @@ TYPED_TEST(ClosedForm, PlanarBodyMatchesLagrangian) {
   const T oz = dec<T>(soz), m = dec<T>(sm), cy = dec<T>(scy), cz = dec<T>(scz), Ixx = dec<T>(sIxx), g = dec<T>("9.81");
   const T r2 = cy * cy + cz * cz;
 
-  struct State { std::vector<const char*> q, qd, qdd; };
-  const std::vector<State> states = {{{"0.3", "-0.2", "0.9"}, {"1.1", "-0.7", "2.3"}, {"0.4", "0.6", "-1.2"}},
-                                     {{"-1.4", "0.8", "-2.6"}, {"-0.5", "1.9", "-3.4"}, {"-0.9", "0.1", "0.5"}},
-                                     {{"0.05", "0.45", "3.0"}, {"2.2", "0.3", "1.7"}, {"0", "0", "0"}}};
-  int n = 0;
-  for (const State& st : states) {
-    const std::string tag = "state" + std::to_string(n++) + "_";
-    SCOPED_TRACE(tag);
-    const VecX<T> q = decvec<T>(st.q), qd = decvec<T>(st.qd), qdd = decvec<T>(st.qdd);
+  const std::vector<DecState> states = {{{"0.3", "-0.2", "0.9"}, {"1.1", "-0.7", "2.3"}, {"0.4", "0.6", "-1.2"}},
+                                        {{"-1.4", "0.8", "-2.6"}, {"-0.5", "1.9", "-3.4"}, {"-0.9", "0.1", "0.5"}},
+                                        {{"0.05", "0.45", "3.0"}, {"2.2", "0.3", "1.7"}, {"0", "0", "0"}}};
+  for_each_state<T>(states, [&](const std::string& tag, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd) {
     const T c = cos(q(2)), s = sin(q(2)), Y = cy * c - cz * s, Z = cy * s + cz * c;
     const T xd = qd(0), yd = qd(1), thd = qd(2);
 
@@ -699,10 +654,8 @@ TYPED_TEST(ClosedForm, PlanarBodyMatchesLagrangian) {
 
     const T Tkin = (m * (xd * xd + yd * yd + r2 * thd * thd - T(2) * Z * xd * thd + T(2) * Y * yd * thd) + Ixx * thd * thd) / T(2);
     const T V = m * g * (oz + q(1) + Z);
-    const Energy<T> e = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(e.kinetic - Tkin)), T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(3)), tag + "kinetic");
-    expect_small<T>(abs(T(e.potential - V)), T(m * g * (oz + abs(q(1)) + abs(Z))), tag + "potential");
-  }
+    expect_energy<T>(model, q, qd, Tkin, T(maxabs(H) * maxabs(qd) * maxabs(qd) * T(3)), V, T(m * g * (oz + abs(q(1)) + abs(Z))), tag);
+  });
 }
 
 // ---- 8. body on a spherical joint: rotation about a fixed point (Euler's equations) -------------
@@ -720,7 +673,6 @@ TYPED_TEST(ClosedForm, PlanarBodyMatchesLagrangian) {
 // The velocity product is ω × (I_O ω), non-zero because I_O is not isotropic.
 TYPED_TEST(ClosedForm, SphericalBodyMatchesEulerEquations) {
   using T = TypeParam;
-  using std::abs;
   const char* sm = "1.7";
   const std::array<const char*, 3> so = {"0.3", "-0.4", "0.8"}, sc = {"0.15", "-0.05", "0.25"};
   const std::array<const char*, 6> sI = {"0.04", "0.05", "0.03", "0.006", "-0.004", "0.003"};
@@ -739,15 +691,10 @@ TYPED_TEST(ClosedForm, SphericalBodyMatchesEulerEquations) {
   const Mat3<T> IO = Ic + m * (c.squaredNorm() * Mat3<T>::Identity() - c * c.transpose());
 
   // Unit quaternions whose squares sum to 1 exactly in decimal.
-  struct State { std::vector<const char*> q, qd, qdd; };
-  const std::vector<State> states = {{{"0.7", "0.1", "-0.5", "0.5"}, {"1.4", "-0.6", "2.1"}, {"0.3", "-1.2", "0.8"}},
-                                     {{"0.1", "0.7", "0.5", "-0.5"}, {"-2.3", "0.9", "1.7"}, {"1.5", "0.4", "-0.6"}},
-                                     {{"0.1", "0.1", "0.7", "0.7"}, {"0.8", "3.2", "-1.1"}, {"0", "0", "0"}}};
-  int n = 0;
-  for (const State& st : states) {
-    const std::string tag = "state" + std::to_string(n++) + "_";
-    SCOPED_TRACE(tag);
-    const VecX<T> q = decvec<T>(st.q), qd = decvec<T>(st.qd), qdd = decvec<T>(st.qdd);
+  const std::vector<DecState> states = {{{"0.7", "0.1", "-0.5", "0.5"}, {"1.4", "-0.6", "2.1"}, {"0.3", "-1.2", "0.8"}},
+                                        {{"0.1", "0.7", "0.5", "-0.5"}, {"-2.3", "0.9", "1.7"}, {"1.5", "0.4", "-0.6"}},
+                                        {{"0.1", "0.1", "0.7", "0.7"}, {"0.8", "3.2", "-1.1"}, {"0", "0", "0"}}};
+  for_each_state<T>(states, [&](const std::string& tag, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd) {
     // R(q) for a unit quaternion (w, x, y, z) (Hamilton), written out.
     const T w = q(0), x = q(1), y = q(2), z = q(3);
     Mat3<T> R;
@@ -764,10 +711,8 @@ TYPED_TEST(ClosedForm, SphericalBodyMatchesEulerEquations) {
 
     const T Tkin = om.dot(IO * om) / T(2);
     const T V = m * g * (oz + Vec3<T>(R * c)(2));
-    const Energy<T> e = energy<T>(model, q, qd);
-    expect_small<T>(abs(T(e.kinetic - Tkin)), T(maxabs(IO) * maxabs(om) * maxabs(om) * T(9)), tag + "kinetic");
-    expect_small<T>(abs(T(e.potential - V)), T(m * g * (oz + c.norm())), tag + "potential");
-  }
+    expect_energy<T>(model, q, qd, Tkin, T(maxabs(IO) * maxabs(om) * maxabs(om) * T(9)), V, T(m * g * (oz + c.norm())), tag);
+  });
 }
 
 }  // namespace

@@ -8,14 +8,13 @@
 #include "fixtures/fixture.hpp"
 #include "io/engine_output.hpp"
 #include "reports/compare.hpp"
+#include "tests/cli_run.hpp"
+#include "tests/rounded_engine.hpp"
 
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <tinyxml2.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -40,46 +39,11 @@ const Fixture& pendulum() {
 
 // A perfect double engine: every reference value of the fixture rounded to the nearest double.
 EngineOutput rounded_engine(const Fixture& f) {
-  EngineOutput e;
-  e.engine = "roundoff";
-  e.engine_version = "1.0";
-  e.scalar = "double";
+  EngineOutput e = rounded_reference_engine(f, "roundoff", "1.0", engine_quantities());
   e.import_path = "in-process: the fixture's values rounded to double";
-  e.model_name = f.model.name;
-  e.model_sha256 = f.model_sha256;
   e.fixture_file = "pendulum.fixture.json";
   e.conventions = json::parse(canonical_conventions(f.model).dump());
-  e.dofs = f.dofs;
-  auto nums = [](const std::vector<double>& v) {
-    std::vector<Num> out;
-    for (double x : v) out.push_back(Num::exact(x));
-    return out;
-  };
-  for (const Sample& s : f.samples) {
-    EngineSample es;
-    es.id = s.id;
-    es.q = nums(s.q);
-    es.qd = nums(s.qd);
-    es.qdd = nums(s.qdd);
-    es.tau = nums(s.tau);
-    for (const std::string& name : engine_quantities()) {
-      const Quantity* q = s.ref.find(name);
-      if (!q) continue;
-      NumMatrix m;
-      m.rows = q->rows;
-      m.cols = q->cols;
-      for (const std::string& v : q->values) m.v.push_back(Num::exact(from_decimal<double>(v)));
-      es.values[name] = m;
-    }
-    e.samples.push_back(es);
-  }
   return e;
-}
-
-EngineSample& sample_of(EngineOutput& e, const std::string& id) {
-  for (EngineSample& s : e.samples)
-    if (s.id == id) return s;
-  throw std::logic_error("no sample " + id);
 }
 
 // Multiplies entry (i, j) of quantity `name` of sample `id` by (1 + rel).
@@ -498,62 +462,30 @@ TEST(Junit, AbsentQuantityIsSkipped) {
 
 // ---- the commands ------------------------------------------------------------------------------
 
-struct CmdResult {
-  int status = -1;
-  std::string out, err;
-};
-
-class CompareCli : public ::testing::Test {
+class CompareCli : public CliFolderTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rbdref_compare_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
+    CliFolderTest::SetUp();
     fixture_ = write("fx.json", fixture_to_json(pendulum()).dump());
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
   static nlohmann::json engine_json(const EngineOutput& e) { return nlohmann::json::parse(engine_output_to_json(e).dump()); }
-
-  CmdResult run(const std::string& args) {
-    CmdResult r;
-    const std::string out = path("stdout.txt"), err = path("stderr.txt");
-    const std::string cmd = std::string(RBDREF_CLI) + " " + args + " >" + out + " 2>" + err;
-    const int st = std::system(cmd.c_str());
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::ifstream o(out), e(err);
-    r.out.assign(std::istreambuf_iterator<char>(o), {});
-    r.err.assign(std::istreambuf_iterator<char>(e), {});
-    return r;
-  }
 
   // `rbdref compare` expecting bad input: status 2, the message names `file` and `field`, and
   // neither the report nor the JUnit file (nor a temporary) exists afterwards.
   void expect_bad(const std::string& fixture, const std::string& engine, const std::string& extra, const std::string& file,
                   const std::string& field) {
-    const CmdResult r = run("compare " + fixture + " " + engine + " --report " + path("r.json") + " --junit " + path("r.xml") + extra);
-    EXPECT_EQ(r.status, 2) << r.err << r.out;
-    EXPECT_NE(r.err.find(file), std::string::npos) << "message does not name the file: " << r.err;
-    EXPECT_NE(r.err.find(field), std::string::npos) << "message does not name '" << field << "': " << r.err;
+    expect_bad_input(run("compare " + fixture + " " + engine + " --report " + path("r.json") + " --junit " + path("r.xml") + extra),
+                     file, field);
     EXPECT_FALSE(fs::exists(path("r.json"))) << "a report was written";
     EXPECT_FALSE(fs::exists(path("r.xml"))) << "a JUnit file was written";
-    for (const auto& e : fs::directory_iterator(dir_))
-      EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
   }
 
-  fs::path dir_;
   std::string fixture_;
 };
 
 TEST_F(CompareCli, WithinToleranceIsExitZeroWithBothReports) {
   const std::string eng = write("eo.json", engine_json(rounded_engine(pendulum())).dump());
-  const CmdResult r = run("compare " + fixture_ + " " + eng + " --report " + path("r.json") + " --junit " + path("r.xml"));
+  const CliRun r = run("compare " + fixture_ + " " + eng + " --report " + path("r.json") + " --junit " + path("r.xml"));
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   const nlohmann::json rep = nlohmann::json::parse(std::ifstream(path("r.json")));
   EXPECT_EQ(rep["format"], "rbdref.report");
@@ -568,14 +500,14 @@ TEST_F(CompareCli, PerturbedEntryIsExitOne) {
   EngineOutput e = rounded_engine(pendulum());
   perturb(e, "s002", "H", 1, 0, 1e-8);
   const std::string eng = write("eo.json", engine_json(e).dump());
-  const CmdResult r = run("compare " + fixture_ + " " + eng + " --report " + path("r.json") + " --junit " + path("r.xml"));
+  const CliRun r = run("compare " + fixture_ + " " + eng + " --report " + path("r.json") + " --junit " + path("r.xml"));
   ASSERT_EQ(r.status, 1) << r.err << r.out;
   EXPECT_NE(r.out.find("s002 (1,0)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
   const nlohmann::json rep = nlohmann::json::parse(std::ifstream(path("r.json")));
   EXPECT_FALSE(rep["passed"].get<bool>());
   // A loose enough override makes H pass; repeated --tol options accumulate.
-  const CmdResult r2 = run("compare " + fixture_ + " " + eng + " --report " + path("r2.json") + " --tol H=1e-6 --tol qdd=1e-3");
+  const CliRun r2 = run("compare " + fixture_ + " " + eng + " --report " + path("r2.json") + " --tol H=1e-6 --tol qdd=1e-3");
   const nlohmann::json rep2 = nlohmann::json::parse(std::ifstream(path("r2.json")));
   EXPECT_EQ(rep2["quantities"][0]["rule"], "override 1e-06") << r2.out;
   EXPECT_EQ(rep2["quantities"][3]["rule"], "override 0.001") << r2.out;
@@ -628,7 +560,7 @@ TEST_F(CompareCli, BadInputIsExitTwoAndWritesNothing) {
 
 TEST_F(CompareCli, CheckCommandExitStatusFollowsTheChecks) {
   const std::string good = write("good.json", engine_json(rounded_engine(pendulum())).dump());
-  CmdResult r = run("check " + good + " --report " + path("c.json"));
+  CliRun r = run("check " + good + " --report " + path("c.json"));
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   EXPECT_NE(r.out.find("equation_of_motion.fd"), std::string::npos) << r.out;
   const nlohmann::json rep = nlohmann::json::parse(std::ifstream(path("c.json")));

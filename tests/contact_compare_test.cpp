@@ -12,6 +12,7 @@
 #include "fixtures/fixture.hpp"
 #include "io/engine_output.hpp"
 #include "reports/compare.hpp"
+#include "tests/rounded_engine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -71,45 +72,12 @@ const std::pair<const char*, const char*> kContactNames[] = {{"contact_lambda", 
 
 // A perfect double engine: the fixture's H, C, qdd and contact quantities rounded to double.
 EngineOutput rounded_engine(const Fixture& f) {
-  EngineOutput e;
-  e.engine = "roundoff";
-  e.engine_version = "1.0";
-  e.scalar = "double";
-  e.model_name = f.model.name;
-  e.model_sha256 = f.model_sha256;
-  e.dofs = f.dofs;
-  auto nums = [](const std::vector<double>& v) {
-    std::vector<Num> out;
-    for (double x : v) out.push_back(Num::exact(x));
-    return out;
-  };
-  auto rounded = [](const Quantity& q) {
-    NumMatrix m;
-    m.rows = q.cols == 0 ? static_cast<int>(q.values.size()) : q.rows;
-    m.cols = q.cols;
-    for (const std::string& v : q.values) m.v.push_back(Num::exact(from_decimal<double>(v)));
-    return m;
-  };
-  for (const Sample& s : f.samples) {
-    EngineSample es;
-    es.id = s.id;
-    es.q = nums(s.q);
-    es.qd = nums(s.qd);
-    es.qdd = nums(s.qdd);
-    es.tau = nums(s.tau);
+  return rounded_reference_engine(f, "roundoff", "1.0", [](const Sample& s, EngineSample& es) {
     for (const char* name : {"H", "C", "qdd"})
-      if (const Quantity* q = s.ref.find(name)) es.values[name] = rounded(*q);
+      if (const Quantity* q = s.ref.find(name)) es.values[name] = rounded_to_double(*q);
     for (const auto& [eng, ref] : kContactNames)
-      if (const Quantity* q = s.ref.find_contact(ref)) es.values[eng] = rounded(*q);
-    e.samples.push_back(es);
-  }
-  return e;
-}
-
-EngineSample& sample_of(EngineOutput& e, const std::string& id) {
-  for (EngineSample& s : e.samples)
-    if (s.id == id) return s;
-  throw std::logic_error("no sample " + id);
+      if (const Quantity* q = s.ref.find_contact(ref)) es.values[eng] = rounded_to_double(*q);
+  });
 }
 
 const QuantityScore* quantity(const Report& r, const std::string& name) {

@@ -9,27 +9,18 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <map>
+#include <boost/math/constants/constants.hpp>
 
-#include <unistd.h>
+#include <cstdio>
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace rbd::test {
 namespace {
 
-namespace fs = std::filesystem;
-const std::string kSrc = RBDREF_SOURCE_DIR;
-
-Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
-  const auto adapter = make_dart_adapter();
-  EXPECT_EQ(adapter->unsupported(f), "");
-  const EngineOutput e = adapter->run(f, file);
-  EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  for (const EngineSample& s : e.samples) EXPECT_EQ(s.error, "") << s.id;
-  if (keep) *keep = e;
-  return compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+Report run_dart(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
+  return run_and_compare(*make_dart_adapter(), f, file, keep);
 }
 
 // Every tree quantity DART computes is scored at every sample and passes the usual tolerance.
@@ -53,37 +44,39 @@ void expect_tree_quantities_pass(const Fixture& f, const Report& r, const std::s
 
 class DartOnBundledTree : public ::testing::TestWithParam<const char*> {};
 TEST_P(DartOnBundledTree, TreeQuantitiesMatchTheGoldenFixture) {
-  const std::string file = kSrc + "/fixtures/golden/" + GetParam() + ".fixture.json";
+  const std::string file = golden_file(GetParam());
   const Fixture f = read_fixture_file(file);
-  const Report r = run_and_compare(f, file);
+  const Report r = run_dart(f, file);
   expect_tree_quantities_pass(f, r, GetParam());
   EXPECT_TRUE(r.passed) << GetParam();
 }
-INSTANTIATE_TEST_SUITE_P(Golden, DartOnBundledTree,
-                         ::testing::Values("double_pendulum", "panda", "arm7", "humanoid", "tiny_inertia", "far_arm"));
+INSTANTIATE_TEST_SUITE_P(Golden, DartOnBundledTree, golden_trees());
 
 // The bundled all-joints tree with its cylindrical joint (which DART lacks) made revolute: helical
 // (DART's pitch per turn), planar, spherical and free joints, whose positions DART keeps in
 // exponential coordinates.
-LoadedModel all_joints_for_dart(bool helical) {
-  LoadedModel lm = load_model(kSrc + (helical ? "/fixtures/models/all_joints.json" : "/fixtures/models/all_joints_no_helical.json"));
+LoadedModel for_dart(LoadedModel lm) {
   int changed = 0;
   for (BodyDesc& b : lm.desc.bodies)
     if (b.joint.type == JointType::Cylindrical) b.joint.type = JointType::Revolute, ++changed;
   EXPECT_EQ(changed, 1);
   return lm;
 }
+LoadedModel all_joints_for_dart(bool helical) {
+  return for_dart(load_model(std::string(RBDREF_SOURCE_DIR) +
+                             (helical ? "/fixtures/models/all_joints.json" : "/fixtures/models/all_joints_no_helical.json")));
+}
 TEST(DartAdapter, EveryJointTypeDartHas) {
   for (bool helical : {true, false}) {
     const Fixture f = make_fixture(all_joints_for_dart(helical), 8, 11, bin50p());
-    const Report r = run_and_compare(f, "all_joints (cylindrical → revolute)");
+    const Report r = run_dart(f, "all_joints (cylindrical → revolute)");
     expect_tree_quantities_pass(f, r, helical ? "all_joints-cyl" : "all_joints_no_helical-cyl");
     EXPECT_TRUE(r.passed);
   }
 }
 
-// Planted: the helical pitch passed per radian (DART wants it per turn) is seen by the echo and by
-// H; a body frame turned by the wrong Xtree direction likewise.
+// Planted: the helical pitch passed per radian (DART wants it per turn) fails the comparison; the
+// pitch per turn passes.
 TEST(DartAdapter, AWrongPitchConventionWouldBeCaught) {
   LoadedModel lm = all_joints_for_dart(true);
   const Fixture f = make_fixture(lm, 4, 3, bin50p());
@@ -95,19 +88,11 @@ TEST(DartAdapter, AWrongPitchConventionWouldBeCaught) {
     if (b.joint.type == JointType::Helical)
       b.joint.pitch = Num::decimal(to_decimal(bin50(b.joint.pitch.as<bin50>() * bin50(2) * boost::math::constants::pi<bin50>()), 40));
   const EngineOutput bad = make_dart_adapter()->run(wrong, "all_joints (pitch × 2π)");
-  const Report r = compare(f, "all_joints", bad, "(planted)", Tolerances::defaults(bad.epsilon("(planted)")));
-  EXPECT_FALSE(r.passed);
-  EXPECT_TRUE(compare(f, "all_joints", good, "(good)", Tolerances::defaults(good.epsilon("(good)"))).passed);
+  EXPECT_FALSE(compare_in_memory(f, "all_joints", bad, "(planted)").passed);
+  EXPECT_TRUE(compare_in_memory(f, "all_joints", good, "(good)").passed);
 }
 
-TEST(DartAdapter, UnsupportedPartsAreNamed) {
-  const Fixture f = read_fixture_file(kSrc + "/fixtures/golden/all_joints.fixture.json");
-  const std::string why = make_dart_adapter()->unsupported(f);
-  EXPECT_NE(why.find("cylindrical"), std::string::npos) << why;
-  EXPECT_THROW(make_dart_adapter()->run(f, "all_joints"), EngineError);
-  const Fixture loops = read_fixture_file(kSrc + "/fixtures/golden/slider_crank.fixture.json");
-  EXPECT_NE(make_dart_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
-}
+TEST(DartAdapter, UnsupportedPartsAreNamed) { expect_joints_and_loops_refused(*make_dart_adapter(), "cylindrical"); }
 
 // At the "at_rest" sample (q̇ = 0) DART's step is the rigid LCP but for its CFM (1e-5 on M's
 // diagonal): its λ is within ~CFM of the reference's there, and within its own model's exact
@@ -116,7 +101,7 @@ TEST(DartAdapter, UnsupportedPartsAreNamed) {
 void expect_its_own_model_everywhere(const Fixture& f, const ContactCase& c) {
   ASSERT_EQ(f.samples[2].kind, "at_rest");
   EngineOutput e;
-  const Report r = run_and_compare(f, c.name, &e);
+  const Report r = run_dart(f, c.name, &e);
   expect_tree_quantities_pass(f, r, c.name);
   int explained = 0, model_scored = 0;
   for (const SampleScore& s : r.samples) {
@@ -137,62 +122,36 @@ void expect_its_own_model_everywhere(const Fixture& f, const ContactCase& c) {
   EXPECT_GT(explained, 0) << c.name << ": no sample departs from the rigid LCP (DART's model has no Ṫᵀq̇ and a CFM)";
   // An impact.* check is excused for having no rigid answer only where the reference's impulsive
   // LCP indeed has none (the rod jammed between its planes).
-  for (const SampleCheck& ch : r.checks)
-    if (ch.convention.find("rigid impulsive LCP has no solution") != std::string::npos) {
-      const Sample* fs = f.find(ch.sample);
-      ASSERT_NE(fs, nullptr);
-      EXPECT_FALSE(fs->ref.contacts.impact.ok) << c.name << " " << ch.sample;
-    }
+  expect_no_rigid_impact_only_where_none_exists(f, r, c.name);
   for (const QuantityScore& q : r.quantities) EXPECT_TRUE(q.passed || !q.convention.empty()) << c.name << ": " << q.quantity;
   EXPECT_TRUE(r.passed) << c.name;
   std::printf("  dart %-10s contact scores outside the rigid tolerance: %d, each DART's model\n", c.name, explained);
 
   // Planted: DART's q̈ and τ_c scaled by 1 + 1e-6 are numbers, not the model.
-  for (EngineSample& s : e.samples)
-    for (const char* q : {"contact_qdd", "contact_tau_c"})
-      if (s.values.count(q))
-        for (Num& x : s.values.at(q).v) x = Num::decimal(to_decimal(bin50(x.as<bin50>() * bin50("1.000001")), 25));
-  const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
-  EXPECT_FALSE(bad.passed) << c.name;
-  for (const QuantityScore& q : bad.quantities)
-    if (q.quantity == "contact_qdd") {
-      EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
-    }
+  expect_planted_error_is_numbers(f, c.name, e, {"contact_qdd", "contact_tau_c"});
 }
 class DartWithContacts : public ::testing::TestWithParam<ContactCase> {};
 TEST_P(DartWithContacts, ItsOwnModelEverywhere) {
   const ContactCase& c = GetParam();
-  expect_its_own_model_everywhere(contact_fixture(c.model, c.contacts, c.floating, 6, 7), c);
+  expect_its_own_model_everywhere(contact_case_fixture(c), c);
 }
 
 // Contacts on bodies moved by every DART joint type (the all-joints tree, its cylindrical joint made
 // revolute): a free base, a screw, a planar sled and a ball link against the world. DART's free
 // step is q̇ + h q̈ on all but the FreeJoint (whose g the model carries).
 TEST(DartAdapter, ContactsOnEveryJointType) {
-  const fs::path dir = fs::temp_directory_path() / ("rbdref_dart_aj_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string file = (dir / "aj.contacts.json").string();
-  std::ofstream(file) << R"([{"name": "base_floor", "body": "base", "point": ["0.1", "0.1", "-0.1"], "normal": [0, 0, 1]},
-                            {"name": "nut_wall", "body": "screw_nut", "point": [0, 0, "0.05"], "normal": [1, 0, "0.3"], "restitution": "0.5"},
-                            {"name": "sled_floor", "body": "sled", "point": ["0.05", 0, 0], "normal": [0, "0.2", 1]},
-                            {"name": "ball_wall", "body": "ball_link", "point": [0, "0.1", "0.2"], "normal": [0, 1, 0]}])";
-  LoadOptions lo;
-  lo.contacts_file = file;
-  LoadedModel lm = load_model(kSrc + "/fixtures/models/all_joints.json", lo);
-  for (BodyDesc& b : lm.desc.bodies)
-    if (b.joint.type == JointType::Cylindrical) b.joint.type = JointType::Revolute;
-  const Fixture f = make_fixture(lm, 6, 9, bin50p());
-  fs::remove_all(dir);
-  expect_its_own_model_everywhere(f, ContactCase{"all_joints", "all_joints.json", "", false});
+  const LoadedModel lm = for_dart(load_with_contacts("fixtures/models/all_joints.json",
+      R"([{"name": "base_floor", "body": "base", "point": ["0.1", "0.1", "-0.1"], "normal": [0, 0, 1]},
+          {"name": "nut_wall", "body": "screw_nut", "point": [0, 0, "0.05"], "normal": [1, 0, "0.3"], "restitution": "0.5"},
+          {"name": "sled_floor", "body": "sled", "point": ["0.05", 0, 0], "normal": [0, "0.2", 1]},
+          {"name": "ball_wall", "body": "ball_link", "point": [0, "0.1", "0.2"], "normal": [0, 1, 0]}])", false));
+  expect_its_own_model_everywhere(make_fixture(lm, 6, 9, bin50p()), ContactCase{"all_joints", "all_joints.json", "", false});
 }
 
 INSTANTIATE_TEST_SUITE_P(Contacts, DartWithContacts, bundled_contact_cases(), contact_case_name);
 
 TEST(DartAdapter, FrictionAndSoftContactsAreUnsupported) {
-  const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",
-                                    R"([{"name": "pp", "link": "box", "point": [0, 0, "-0.1"], "normal": [0, 0, 1], "friction": "0.5"}])",
-                                    true, 1, 1);
-  EXPECT_NE(make_dart_adapter()->unsupported(f).find("friction"), std::string::npos);
+  EXPECT_NE(make_dart_adapter()->unsupported(friction_box_fixture()).find("friction"), std::string::npos);
 }
 
 }  // namespace
@@ -210,20 +169,19 @@ namespace {
 // is wrong in its leading digits: an import difference, which the echo names.
 TEST(DartUrdf, LoadsTheUrdfAndItsEchoFindsTheDefaultMassOfBareLinks) {
   const auto a = make_dart_urdf_adapter();
-  const std::string gold = std::string(RBDREF_SOURCE_DIR) + "/fixtures/golden/";
   const std::string models = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/";
   for (const auto& [name, urdf] : std::vector<std::pair<std::string, std::string>>{
            {"double_pendulum", "double_pendulum.urdf"}, {"arm7", "arm7.urdf"}, {"box_contacts", "contacts/box.urdf"}}) {
-    const Fixture f = read_fixture_file(gold + name + ".fixture.json");
+    const Fixture f = read_fixture_file(golden_file(name));
     ASSERT_EQ(a->unsupported(f), "") << name;
     const EngineOutput e = a->run_source(f, name, models + urdf);
     EXPECT_EQ(e.model_echo.value("status", ""), "match") << name << e.model_echo.dump(1);
-    const Report r = compare(f, name, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+    const Report r = compare_in_memory(f, name, e);
     for (const QuantityScore& q : r.quantities)
       if (q.samples > 0 && q.quantity.rfind("contact", 0) != 0 && q.quantity.rfind("impact", 0) != 0)
         EXPECT_TRUE(q.passed) << name << " " << q.quantity << " " << q.min_digits;
   }
-  const Fixture f = read_fixture_file(gold + "panda.fixture.json");
+  const Fixture f = read_fixture_file(golden_file("panda"));
   EXPECT_THROW(a->run(f, "panda"), EngineError);
   const EngineOutput e = a->run_source(f, "panda", models + "panda.urdf");
   ASSERT_EQ(e.model_echo.value("status", ""), "differs");

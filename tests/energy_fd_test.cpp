@@ -11,7 +11,8 @@
 // type is run on its own (random trees whose joints are all of that type, fixed and floating
 // base), and all types together.
 #include "checks/properties.hpp"
-#include "checks/random_model.hpp"
+#include "reference/tree/state_space.hpp"
+#include "tests/tree_cases.hpp"
 #include "tests/test_util.hpp"
 
 #include <string>
@@ -37,16 +38,10 @@ TEST_P(PowerBalanceFd, EnergyDifferenceMatchesPowerAtHundredDigits) {
   double worst = 1000;
   for (std::uint64_t seed = 1; seed <= 3; ++seed)
     for (bool floating : {false, true}) {
-      TreeSpec spec;
-      spec.nb = 6;
-      spec.branching = 1.5;
-      spec.floating_base = floating;
+      TreeSpec spec = tree_spec(6, 1.5, floating);
       spec.joints = jc.joints;
-      const ModelDesc d = random_tree(spec, seed);
-      const Model<T> m = build_model<T>(d);
-      const RandomState s = random_state(build_model<double>(d), seed + 50);
-      const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd), tau = exact_vec<T>(s.tau);
-      const CheckResult r = check_power_balance_fd<T>(m, q, qd, tau, default_k(m.nv));
+      const RandomCase<T> c = random_case<T>(spec, seed, seed + 50);
+      const CheckResult r = check_power_balance_fd<T>(c.model, c.q, c.qd, c.tau, default_k(c.model.nv));
       const std::string where = std::string(jc.name) + ", seed " + std::to_string(seed) + (floating ? ", floating" : "");
       EXPECT_TRUE(r.passed) << where << ": " << r.message();
       EXPECT_GE(r.digits(), kMinDigits) << where << ": " << r.message();
@@ -77,16 +72,10 @@ TEST(IntegrateQ, IsTheFlowOfJointQdot) {
   using T = bin100;
   const T h = from_decimal<T>("1e-30");
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    TreeSpec spec;
-    spec.nb = 10;
-    spec.branching = 1.5;
-    spec.floating_base = seed % 2 == 0;
-    const ModelDesc d = random_tree(spec, seed);
-    const Model<T> m = build_model<T>(d);
-    const RandomState s = random_state(build_model<double>(d), seed + 7, 2.0);
-    const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd);
-    VecX<T> qdot(m.nq);
-    for (int i = 0; i < m.NB; ++i) joint_qdot<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i], qdot.data() + m.iq[i]);
+    const RandomCase<T> c = random_case<T>(tree_spec(10, 1.5, seed % 2 == 0), seed, seed + 7, 2.0);
+    const Model<T>& m = c.model;
+    const VecX<T>& q = c.q, &qd = c.qd;
+    const VecX<T> qdot = qdfn<T>(m, q, qd);  // Q(q) qd, joint_qdot joint by joint
     EXPECT_EQ(integrate_q<T>(m, q, qd, T(0)), q);
     const VecX<T> tangent = (integrate_q<T>(m, q, qd, h) - integrate_q<T>(m, q, qd, T(-h))) / (T(2) * h);
     RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(tangent - qdot)), 1e-55, "d/dt (q ⊕ t qd) at 0 = joint_qdot, seed " + std::to_string(seed));

@@ -10,8 +10,6 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -21,16 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class HtmlReport : public ::testing::Test {
+class HtmlReport : public CliFolderTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rbdref_html_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    CliFolderTest::SetUp();
     fs::create_directories(dir_ / "cap");
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& n) const { return (dir_ / n).string(); }
 
   // Chromium headless on a local file; returns its exit status. What = "--dump-dom" (stdout to
   // out) or "--screenshot=FILE". A private profile folder, so parallel tests do not share one.
@@ -40,7 +34,6 @@ class HtmlReport : public ::testing::Test {
                             out + "' 2>'" + path("chromium.err") + "'";
     return std::system(cmd.c_str());
   }
-  fs::path dir_;
 };
 
 TEST_F(HtmlReport, RendersInChromiumWithoutScriptErrors) {
@@ -86,8 +79,9 @@ TEST_F(HtmlReport, RendersInChromiumWithoutScriptErrors) {
 
   // The screenshot: a PNG, with more in it than a blank page's.
   ASSERT_EQ(chromium("--screenshot=" + path("shot.png"), page, path("shot.out")), 0) << read_text_file(path("chromium.err"));
-  std::ofstream(path("blank.html")) << "<!DOCTYPE html><html><body></body></html>";
-  ASSERT_EQ(chromium("--screenshot=" + path("blank.png"), path("blank.html"), path("blank.out")), 0);
+  ASSERT_EQ(chromium("--screenshot=" + path("blank.png"), write("blank.html", "<!DOCTYPE html><html><body></body></html>"),
+                     path("blank.out")),
+            0);
   const std::string png = slurp(path("shot.png"));
   ASSERT_GT(png.size(), 8u);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
@@ -98,8 +92,7 @@ TEST_F(HtmlReport, RendersInChromiumWithoutScriptErrors) {
   const size_t call = broken.find("if (quantities.length) pivot();");
   ASSERT_NE(call, std::string::npos);
   broken.replace(call, 31, "if (quantities.length) pivott();");
-  std::ofstream(path("broken.html")) << broken;
-  ASSERT_EQ(chromium("--dump-dom", path("broken.html"), path("broken_dom.html")), 0);
+  ASSERT_EQ(chromium("--dump-dom", write("broken.html", broken), path("broken_dom.html")), 0);
   const std::string bdom = read_text_file(path("broken_dom.html"));
   EXPECT_EQ(bdom.find("data-ready=\"1\""), std::string::npos);
   EXPECT_NE(bdom.find("script error: "), std::string::npos) << bdom.substr(0, 2000);
@@ -110,8 +103,7 @@ TEST_F(HtmlReport, RendersInChromiumWithoutScriptErrors) {
   EXPECT_EQ(read_text_file(path("again.html")), html);
   json bad = audit;
   bad["runs"][0]["engine"] = 7;
-  std::ofstream(path("bad.json")) << bad.dump();
-  const CliRun b = run_rbdref({"html", path("bad.json"), "--out", path("bad.html")}, path("cap"));
+  const CliRun b = run_rbdref({"html", write("bad.json", bad.dump()), "--out", path("bad.html")}, path("cap"));
   EXPECT_EQ(b.status, 2) << b.describe();
   EXPECT_NE(b.err.find("runs[0].engine"), std::string::npos) << b.err;
   EXPECT_FALSE(fs::exists(path("bad.html")));

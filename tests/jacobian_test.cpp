@@ -1,34 +1,22 @@
 // Body Jacobians and velocity-product accelerations (jacobian.hpp): v_i = J_i qd, and
 // a_i = J_i qdd + avp_i against the time derivative of the body velocity, taken by a central
 // difference at 100 digits (h = 1e-30: truncation ~1e-60, rounding ~1e-70).
-#include "checks/random_model.hpp"
 #include "reference/tree/jacobian.hpp"
+#include "reference/tree/state_space.hpp"
+#include "tests/tree_cases.hpp"
 #include "tests/test_util.hpp"
 
 namespace rbd::test {
 namespace {
 
-// q̇ = Q(q) qd for the whole model (joint_qdot of every joint).
-template <class T>
-VecX<T> model_qdot(const Model<T>& m, const VecX<T>& q, const VecX<T>& qd) {
-  VecX<T> out(m.nq);
-  for (int i = 0; i < m.NB; ++i) joint_qdot<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i], out.data() + m.iq[i]);
-  return out;
-}
-
 TEST(Jacobian, VelocityAndAccelerationOfEveryBody) {
   using T = bin100;
   const T h = from_decimal<T>("1e-30");
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    TreeSpec spec;
-    spec.nb = 8;
-    spec.branching = 1.5;
-    spec.floating_base = seed % 2 == 0;
-    const ModelDesc d = random_tree(spec, seed);
-    const Model<T> m = build_model<T>(d);
-    const RandomState s = random_state(build_model<double>(d), seed + 100);
-    const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd), qdd = exact_vec<T>(s.qdd);
-    const VecX<T> qdot = model_qdot<T>(m, q, qd);
+    const RandomCase<T> c = random_case<T>(tree_spec(8, 1.5, seed % 2 == 0), seed, seed + 100);
+    const Model<T>& m = c.model;
+    const VecX<T>& q = c.q, &qd = c.qd, &qdd = c.qdd;
+    const VecX<T> qdot = qdfn<T>(m, q, qd);  // q̇ = Q(q) qd
     const TreeKinematics<T> k = kinematics<T>(m, q, qd);
     const TreeKinematics<T> kp = kinematics<T>(m, VecX<T>(q + h * qdot), VecX<T>(qd + h * qdd));
     const TreeKinematics<T> km = kinematics<T>(m, VecX<T>(q - h * qdot), VecX<T>(qd - h * qdd));

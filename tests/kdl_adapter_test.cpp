@@ -4,6 +4,7 @@
 // loop joints refused with the joint named.
 #include "engines/kdl/kdl_adapter.hpp"
 #include "reports/compare.hpp"
+#include "tests/adapter_test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,14 +13,10 @@
 namespace rbd::test {
 namespace {
 
-const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
-
 void expect_within_tolerance(const Fixture& f, const std::string& file, const std::set<std::string>& expected) {
-  const auto a = make_kdl_adapter();
-  ASSERT_EQ(a->unsupported(f), "");
-  const EngineOutput e = a->run(f, file);
-  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+  EngineOutput e;
+  ASSERT_NO_FATAL_FAILURE(run_matching(*make_kdl_adapter(), f, file, &e));
+  const Report r = compare_in_memory(f, file, e);
   std::set<std::string> scored;
   for (const QuantityScore& q : r.quantities) {
     if (q.samples == 0) continue;
@@ -33,23 +30,23 @@ void expect_within_tolerance(const Fixture& f, const std::string& file, const st
 
 TEST(KdlAdapter, BundledChainsMatchTheGoldenFixtures) {
   for (const char* model : {"double_pendulum", "panda", "arm7", "far_arm", "tiny_inertia", "pendulum_contacts"}) {
-    const std::string file = kData + "/golden/" + model + ".fixture.json";
+    const std::string file = golden_file(model);
     expect_within_tolerance(read_fixture_file(file), file, {"H", "C", "tau", "qdd"});
   }
 }
 
 TEST(KdlAdapter, BranchedTreeFromTheCorpus) {
   const LoadedModel lm = load_model(std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/dexterous_hand.urdf");
-  const Fixture f = make_fixture(lm, 3, 5, *Precision::parse("bin50"));
+  const Fixture f = make_fixture(lm, 3, 5, bin50p());
   expect_within_tolerance(f, "dexterous_hand (made in memory)", {"H", "C", "tau"});
 }
 
 TEST(KdlAdapter, RefusesFloatingBasesAndLoops) {
   const auto a = make_kdl_adapter();
-  const std::string h = a->unsupported(read_fixture_file(kData + "/golden/humanoid.fixture.json"));
+  const std::string h = a->unsupported(read_fixture_file(golden_file("humanoid")));
   EXPECT_NE(h.find("joint 'pelvis_free'"), std::string::npos) << h;
   EXPECT_NE(h.find("no floating base"), std::string::npos) << h;
-  const std::string p = a->unsupported(read_fixture_file(kData + "/golden/parallelogram.fixture.json"));
+  const std::string p = a->unsupported(read_fixture_file(golden_file("parallelogram")));
   EXPECT_NE(p.find("loop joint 'closure'"), std::string::npos) << p;
 }
 

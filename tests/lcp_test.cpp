@@ -6,6 +6,7 @@
 // solution, Lemke must return a certificate y ≥ 0, My = 0, dᵀy < 0, checked here.
 #include "reference/contact/force_qp.hpp"
 #include "reference/contact/lcp.hpp"
+#include "tests/lcp_enumeration.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -21,37 +22,15 @@ struct Enumerated {
   VecX<T> zeta_dot, M_lambda;
 };
 
-// Every subset S of {0..n-1}; the first complementary solution found (ζ̇, Mλ are the same for all).
+// The first complementary solution the enumeration finds (ζ̇, Mλ are the same for all).
 template <class T>
 Enumerated<T> enumerate(const MatX<T>& M, const VecX<T>& d, double tol_rel) {
-  const int n = static_cast<int>(d.size());
-  const double scale = std::max(1.0, std::max(max_abs(M), max_abs(d)));
   Enumerated<T> out;
-  for (unsigned mask = 0; mask < (1u << n); ++mask) {
-    std::vector<int> S;
-    for (int i = 0; i < n; ++i)
-      if (mask & (1u << i)) S.push_back(i);
-    VecX<T> lambda = VecX<T>::Zero(n);
-    if (!S.empty()) {
-      MatX<T> MSS(S.size(), S.size());
-      VecX<T> dS(S.size());
-      for (size_t a = 0; a < S.size(); ++a) {
-        dS(a) = -d(S[a]);
-        for (size_t b = 0; b < S.size(); ++b) MSS(a, b) = M(S[a], S[b]);
-      }
-      const VecX<T> x = MSS.completeOrthogonalDecomposition().solve(dS);
-      if (max_abs(VecX<T>(MSS * x - dS)) > tol_rel * scale) continue;  // M_SS λ_S = -d_S has no solution
-      for (size_t a = 0; a < S.size(); ++a) lambda(S[a]) = x(a);
-    }
-    const VecX<T> w = M * lambda + d;
-    bool ok = true;
-    for (int i = 0; i < n; ++i) ok = ok && lambda(i) >= T(-tol_rel * scale) && w(i) >= T(-tol_rel * scale);
-    if (!ok) continue;
-    out.found = true;
-    out.zeta_dot = w;
-    out.M_lambda = M * lambda;
-    return out;
-  }
+  const std::vector<VecX<T>> first = complementary_solutions<T>(M, d, tol_rel, 1);
+  if (first.empty()) return out;
+  out.found = true;
+  out.zeta_dot = M * first[0] + d;
+  out.M_lambda = M * first[0];
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "io/model_io.hpp"
+#include "io/state_io.hpp"
 
 #include <string>
 
@@ -29,6 +30,12 @@ inline LoadedModel load_bundled(const BundledLoop& b, bool canonical = false) {
   lo.floating_base = b.floating && !canonical;
   if (!canonical) lo.loops_file = loops_dir() + b.name + ".loops.json";
   return load_model(loops_dir() + b.name + (canonical ? ".json" : ".urdf"), lo);
+}
+
+// The mechanism's state file NAME.WHICH.json ("state": assembled, on the closure manifold;
+// "start": the sketch assembly starts from), read for the model `desc`.
+inline StateDesc bundled_state(const BundledLoop& b, const ModelDesc& desc, const std::string& which = "state") {
+  return read_state(read_json_file(loops_dir() + b.name + "." + which + ".json"), b.name, model_layout(desc));
 }
 
 }  // namespace rbd::test

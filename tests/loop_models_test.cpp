@@ -39,9 +39,11 @@
 #include "reference/loops/gauss.hpp"
 #include "tests/loop_bundled.hpp"
 #include "tests/test_util.hpp"
+#include "tests/tree_cases.hpp"
 
 #include <rapidcheck/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -62,15 +64,7 @@ struct LoopCase {
 rc::Gen<LoopCase> gen_loop_case() {
   return rc::gen::apply(
       [](int nb, int bf10, bool floating, int nl, std::uint64_t ms, std::uint64_t ss, std::uint64_t ls) {
-        LoopCase c;
-        c.spec.nb = nb;
-        c.spec.branching = bf10 / 10.0;
-        c.spec.floating_base = floating;
-        c.loops = nl;
-        c.model_seed = ms;
-        c.state_seed = ss;
-        c.loop_seed = ls;
-        return c;
+        return LoopCase{tree_spec(nb, bf10 / 10.0, floating), ms, ss, ls, nl};
       },
       rc::gen::inRange(3, 11), rc::gen::inRange(10, 31), rc::gen::arbitrary<bool>(), rc::gen::inRange(1, 4),
       // Seeds do not shrink: a smaller seed is not a simpler model, and shrinking through them
@@ -213,7 +207,7 @@ TYPED_TEST(BundledLoops, AssembledStatesAreConsistentAndChecksPass) {
     SCOPED_TRACE(b.name);
     const LoadedModel lm = load_bundled(b, false);
     const Model<T> m = build_model<T>(lm.desc);
-    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+    const StateDesc st = bundled_state(b, lm.desc);
     const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
     ASSERT_EQ(m.nv, b.n);
     ASSERT_EQ(m.nc, b.nc);
@@ -238,7 +232,7 @@ void expect_baumgarte(const Bundled& b) {
   SCOPED_TRACE(b.name);
   const LoadedModel lm = load_bundled(b, false);
   const Model<T> m = build_model<T>(lm.desc);
-  const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+  const StateDesc st = bundled_state(b, lm.desc);
   const CheckResult r = check_baumgarte_decay<T>(m, to_vec<T>(st.q), VecX<T>::Zero(m.nv), to_vec<T>(st.tau),
                                                  from_decimal<T>("0.003"), from_decimal<T>("1e-4"));
   std::printf("  %s: %s residual %.2e (%s)\n", b.name, r.name.c_str(), static_cast<double>(r.residual), r.detail.c_str());
@@ -256,7 +250,7 @@ TEST(BundledLoopModels, UrdfWithLoopsFileEqualsCanonicalVersion2) {
     SCOPED_TRACE(b.name);
     const LoadedModel a = load_bundled(b, false), c = load_bundled(b, true);
     const Model<bin50> ma = build_model<bin50>(a.desc), mc = build_model<bin50>(c.desc);
-    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(a.desc));
+    const StateDesc st = bundled_state(b, a.desc);
     const VecX<bin50> q = to_vec<bin50>(st.q), qd = to_vec<bin50>(st.qd);
     const LoopConstraints<bin50> la = loop_constraints<bin50>(ma, q, qd), lcn = loop_constraints<bin50>(mc, q, qd);
     EXPECT_EQ(max_abs(MatX<bin50>(la.K - lcn.K)), 0.0);
@@ -277,7 +271,7 @@ TYPED_TEST(Assembly, NewtonReachesTheLastDigitsAndProjectsTheVelocity) {
     SCOPED_TRACE(b.name);
     const LoadedModel lm = load_bundled(b, false);
     const Model<T> m = build_model<T>(lm.desc);
-    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".start.json"), b.name, model_layout(lm.desc));
+    const StateDesc st = bundled_state(b, lm.desc, "start");
     const VecX<T> q0 = to_vec<T>(st.q), qd0 = to_vec<T>(st.qd);
     const rbd::Assembly<T> a = assemble<T>(m, q0, qd0);
     EXPECT_TRUE(a.converged) << a.message;
@@ -303,7 +297,7 @@ TEST(Assembly, AnUnclosableLoopIsReportedNotForced) {
   LoadedModel lm = load_bundled(b, false);
   lm.desc.loop_joints[0].pred.origin.xyz[1] = Num::decimal("0.3");
   const Model<double> m = build_model<double>(lm.desc);
-  const StateDesc st = read_state(read_json_file(loops_dir() + "slider_crank.start.json"), "s", model_layout(lm.desc));
+  const StateDesc st = bundled_state(b, lm.desc, "start");
   const rbd::Assembly<double> a = assemble<double>(m, to_vec<double>(st.q), to_vec<double>(st.qd));
   EXPECT_FALSE(a.converged);
   EXPECT_NE(a.message.find("cannot be closed"), std::string::npos) << a.message;
@@ -319,10 +313,7 @@ class ZeroMobility : public ::testing::Test {};
 TYPED_TEST_SUITE(ZeroMobility, Scalars, ScalarName);
 TYPED_TEST(ZeroMobility, WeldedFreeBodyIsEvaluatedAndChecked) {
   using T = TypeParam;
-  TreeSpec spec;
-  spec.nb = 1;
-  spec.floating_base = true;
-  ModelDesc desc = random_tree(spec, 31);
+  ModelDesc desc = random_tree(tree_spec(1, 1.0, true), 31);
   LoopJointDesc L;
   L.name = L.joint.name = "weld";
   L.joint.type = JointType::Fixed;
@@ -361,6 +352,16 @@ TYPED_TEST(ZeroMobility, WeldedFreeBodyIsEvaluatedAndChecked) {
 
 // ---- 4. fig. 8.3's loop-closure functions -----------------------------------------------------
 
+// fig83_arm's DoF index of each of q1..q4: its joints are named so, in an order of the model's own.
+template <class T>
+std::array<int, 4> fig83_dofs(const Model<T>& m) {
+  std::array<int, 4> idx{-1, -1, -1, -1};
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[static_cast<size_t>(k)] = m.iv[i];
+  return idx;
+}
+
 template <class T>
 class Fig83 : public ::testing::Test {};
 TYPED_TEST_SUITE(Fig83, Scalars, ScalarName);
@@ -370,11 +371,7 @@ TYPED_TEST(Fig83, ClosedFormGammaGgEqualSection88) {
   const Bundled b = kBundled[2];
   const LoadedModel lm = load_bundled(b, false);
   const Model<T> m = build_model<T>(lm.desc);
-  // q order of the model: its dofs are named q1..q4 in some order; map them.
-  int idx[4];
-  for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < m.NB; ++i)
-      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[k] = m.iv[i];
+  const std::array<int, 4> idx = fig83_dofs<T>(m);
   const T l1 = from_decimal<T>("0.35"), l2 = from_decimal<T>("0.6");  // fig83_arm.urdf (make_models.py)
   for (const char* y1s : {"1.1", "-0.4", "2.5"}) {
     SCOPED_TRACE(y1s);
@@ -409,10 +406,7 @@ TYPED_TEST(Fig83, ForwardDynamicsThroughTheClosedFormEqualsTheThreeMethods) {
   using T = TypeParam;
   const LoadedModel lm = load_bundled(kBundled[2], false);
   const Model<T> m = build_model<T>(lm.desc);
-  int idx[4];
-  for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < m.NB; ++i)
-      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[k] = m.iv[i];
+  const std::array<int, 4> idx = fig83_dofs<T>(m);
   const T l1 = from_decimal<T>("0.35"), l2 = from_decimal<T>("0.6");
   const Fig83Closure<T> cf = fig83_closure<T>(l1, l2, from_decimal<T>("0.9"), from_decimal<T>("-1.2"), from_decimal<T>("2.1"));
   MatX<T> G = MatX<T>::Zero(4, 2);
@@ -450,12 +444,9 @@ TYPED_TEST(LoopID, ProperOverAndUnderActuation) {
   using T = TypeParam;
   const LoadedModel lm = load_bundled(kBundled[2], false);
   const Model<T> m = build_model<T>(lm.desc);
-  const StateDesc st = read_state(read_json_file(loops_dir() + "fig83_arm.state.json"), "s", model_layout(lm.desc));
+  const StateDesc st = bundled_state(kBundled[2], lm.desc);
   const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd);
-  int idx[4];
-  for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < m.NB; ++i)
-      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[k] = m.iv[i];
+  const std::array<int, 4> idx = fig83_dofs<T>(m);
   const MatX<T> H = crba<T>(m, q);
   const VecX<T> C = bias<T>(m, q, qd);
   const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
@@ -535,7 +526,7 @@ TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
     l.succ.body += nb;
     d.loop_joints.push_back(l);
   }
-  const StateDesc st1 = read_state(read_json_file(loops_dir() + "slider_crank.state.json"), "s", model_layout(load_bundled(kBundled[1], false).desc));
+  const StateDesc st1 = bundled_state(kBundled[1], load_bundled(kBundled[1], false).desc);
   struct Case {
     std::string name;
     ModelDesc desc;
@@ -545,7 +536,7 @@ TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
   std::vector<Case> cases;
   for (int i : {5, 6, 3}) {  // six_bar, ladder4, delta3
     const LoadedModel lm = load_bundled(kBundled[i], false);
-    const StateDesc st = read_state(read_json_file(loops_dir() + kBundled[i].name + ".state.json"), "s", model_layout(lm.desc));
+    const StateDesc st = bundled_state(kBundled[i], lm.desc);
     cases.push_back({kBundled[i].name, lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), 1});
   }
   VecX<T> q2(6), qd2(6);
@@ -592,7 +583,7 @@ TYPED_TEST(ActiveLoops, TauAIsThePinTorqueThroughTheLoopJacobian) {
   LoadedModel lm = load_bundled(kBundled[2], false);
   lm.desc.loop_joints[0].active = true;
   const Model<T> m = build_model<T>(lm.desc);
-  const StateDesc st = read_state(read_json_file(loops_dir() + "fig83_arm.state.json"), "s", model_layout(lm.desc));
+  const StateDesc st = bundled_state(kBundled[2], lm.desc);
   const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
   const T tk = from_decimal<T>("1.75");
   const std::vector<VecX<T>> tl{(VecX<T>(1) << tk).finished()};
@@ -625,7 +616,7 @@ TEST(FarLoop, LocalFrameKeepsTheDigitsTheBaseFrameLoses) {
   for (const Bundled& b : {kBundled[7], kBundled[8]}) {
     SCOPED_TRACE(b.name);
     const LoadedModel lm = load_bundled(b, false);
-    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+    const StateDesc st = bundled_state(b, lm.desc);
     const Model<bin100> mx = build_model<bin100>(lm.desc);
     const LoopConstraints<bin100> ex = loop_constraints<bin100>(mx, to_vec<bin100>(st.q), to_vec<bin100>(st.qd));
     const Model<double> m = build_model<double>(lm.desc);

@@ -43,13 +43,13 @@ TYPED_TEST(LoopSparse, SameAccelerationsAsTheSpanningTreeMethods) {
   std::vector<Case> cases;
   for (const Bundled& b : kBundled) {
     const LoadedModel lm = load_bundled(b);
-    const StateDesc st = read_state(read_json_file(loops_dir() + b.name + ".state.json"), b.name, model_layout(lm.desc));
+    const StateDesc st = bundled_state(b, lm.desc);
     cases.push_back({b.name, lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), to_vec<T>(st.tau), {}});
   }
   {
     LoadedModel lm = load_bundled(kBundled[2]);
     lm.desc.loop_joints[0].active = true;
-    const StateDesc st = read_state(read_json_file(loops_dir() + "fig83_arm.state.json"), "s", model_layout(lm.desc));
+    const StateDesc st = bundled_state(kBundled[2], lm.desc);
     cases.push_back({"fig83_arm, pin active", lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), to_vec<T>(st.tau),
                      {(VecX<T>(1) << from_decimal<T>("-3.25")).finished()}});
   }

@@ -4,11 +4,12 @@
 #include "engines/mujoco/mujoco_adapter.hpp"
 #include "engines/values.hpp"
 #include "reports/compare.hpp"
+#include "tests/adapter_test_util.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
+#include <cstdio>
 #include <map>
 
 namespace rbd::test {
@@ -16,32 +17,7 @@ namespace {
 
 const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
 
-// Norm-wise LRE of engine values `x` against reference decimals `c`, computed at 50 digits.
-double lre(const std::vector<std::string>& c, const std::vector<bin50>& x) {
-  bin50 err(0), scale(0);
-  for (size_t k = 0; k < c.size(); ++k) {
-    const bin50 ck = from_decimal<bin50>(c[k]);
-    using std::abs;
-    err = std::max(err, bin50(abs(bin50(x[k] - ck))));
-    scale = std::max(scale, bin50(abs(ck)));
-  }
-  if (err == 0) return 50;
-  return -std::log10(static_cast<double>(err / (scale > 0 ? scale : bin50(1))));
-}
-std::vector<bin50> values(const NumMatrix& m) {
-  std::vector<bin50> out;
-  for (const Num& n : m.v) out.push_back(n.as<bin50>());
-  return out;
-}
-
-struct ModelCase {
-  const char* name;
-  double min_digits;  // H, C, tau at least this; qdd at least this minus log10 κ(H) (see below)
-};
-
-// Stable test names in ctest (the default prints the struct's bytes, a pointer among them).
-void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.name; }
-
+// ModelCase::min_digits: H, C, tau at least this; qdd, L and D at least this minus log10 κ(H).
 class MujocoOnBundledModel : public ::testing::TestWithParam<ModelCase> {};
 
 // Every quantity of every sample against the golden reference. The minimum digits are what a
@@ -49,22 +25,18 @@ class MujocoOnBundledModel : public ::testing::TestWithParam<ModelCase> {};
 // model sits 1 km from the origin, where world-frame arithmetic loses about 3 digits (measured
 // 12.4, recorded below), which the audit reports as a numerical discrepancy.
 TEST_P(MujocoOnBundledModel, MatchesTheGoldenFixture) {
-  const std::string file = kData + "/golden/" + GetParam().name + ".fixture.json";
+  const std::string file = golden_file(GetParam().name);
   const Fixture f = read_fixture_file(file);
-  const auto adapter = make_mujoco_adapter();
-  ASSERT_EQ(adapter->unsupported(f), "");
-  const EngineOutput e = adapter->run(f, file);
-  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+  EngineOutput e;
+  ASSERT_NO_FATAL_FAILURE(run_matching(*make_mujoco_adapter(), f, file, &e));
+  const Report r = compare_in_memory(f, file, e);
   for (const QuantityScore& q : r.quantities) {
     if (q.samples == 0) continue;
     RecordProperty(q.quantity + "_min_digits", std::to_string(q.min_digits));
     std::printf("  mujoco %-22s %-4s min %.1f digits (worst sample %s)\n", GetParam().name, q.quantity.c_str(),
                 q.min_digits, q.worst_sample.c_str());
     // qdd and the factor lose up to log10 κ(H) digits in any correct double engine.
-    double kappa = 1;
-    for (const Sample& s : f.samples)
-      if (s.condition_number != "inf") kappa = std::max(kappa, std::stod(s.condition_number));
+    const double kappa = max_condition_number(f);
     const bool conditioned = q.quantity == "qdd" || q.quantity == "L" || q.quantity == "D";
     const double bar = GetParam().min_digits - (conditioned ? std::log10(kappa) : 0.0);
     EXPECT_GE(q.min_digits, std::max(bar, 6.0)) << q.quantity << " on " << GetParam().name;
@@ -73,16 +45,11 @@ TEST_P(MujocoOnBundledModel, MatchesTheGoldenFixture) {
   for (const SampleCheck& c : r.checks) EXPECT_TRUE(c.result.passed) << c.sample << ": " << c.result.message();
 }
 
-INSTANTIATE_TEST_SUITE_P(Golden, MujocoOnBundledModel,
-                         ::testing::Values(ModelCase{"double_pendulum", 13}, ModelCase{"panda", 13},
-                                           ModelCase{"arm7", 13}, ModelCase{"humanoid", 13},
-                                           ModelCase{"all_joints_no_helical", 13}, ModelCase{"tiny_inertia", 13},
-                                           ModelCase{"far_arm", 11}),
-                         [](const ::testing::TestParamInfo<ModelCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Golden, MujocoOnBundledModel, golden_tree_cases(13, 11, "all_joints_no_helical"), model_case_name);
 
 // A model with a helical joint is reported as unsupported, not run.
 TEST(MujocoAdapter, HelicalJointIsUnsupported) {
-  const Fixture f = read_fixture_file(kData + "/golden/all_joints.fixture.json");
+  const Fixture f = read_fixture_file(golden_file("all_joints"));
   const auto adapter = make_mujoco_adapter();
   EXPECT_NE(adapter->unsupported(f).find("helical"), std::string::npos);
   EXPECT_THROW(adapter->run(f, "all_joints"), EngineError);
@@ -109,14 +76,12 @@ TEST(MujocoAdapter, SlidingLoopJointIsUnsupported) {
 // same numbers fail, so the declaration is what makes the difference, not a loose tolerance.
 class MujocoOnBundledLoopModel : public ::testing::TestWithParam<ModelCase> {};
 TEST_P(MujocoOnBundledLoopModel, SoftConstraintsAreAConventionWithTheViolationMeasured) {
-  const std::string file = kData + "/golden/" + GetParam().name + ".fixture.json";
+  const std::string file = golden_file(GetParam().name);
   const Fixture f = read_fixture_file(file);
   ASSERT_FALSE(f.model.loop_joints.empty());
-  const auto adapter = make_mujoco_adapter();
-  ASSERT_EQ(adapter->unsupported(f), "");
-  EngineOutput e = adapter->run(f, file);
-  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+  EngineOutput e;
+  ASSERT_NO_FATAL_FAILURE(run_matching(*make_mujoco_adapter(), f, file, &e));
+  const Report r = compare_in_memory(f, file, e);
   EXPECT_TRUE(r.passed);
   EXPECT_FALSE(r.soft_constraints.empty());
   std::printf("  mujoco %-16s constraint violation %.2e\n", GetParam().name, r.constraint_violation);
@@ -154,15 +119,9 @@ TEST_P(MujocoOnBundledLoopModel, SoftConstraintsAreAConventionWithTheViolationMe
   }
   EXPECT_EQ(own_balance, 3 * static_cast<int>(f.samples.size()));
   e.conventions.erase("soft_loop_constraints");
-  EXPECT_FALSE(compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)"))).passed)
-      << "undeclared, the softness is a failure";
+  EXPECT_FALSE(compare_in_memory(f, file, e).passed) << "undeclared, the softness is a failure";
 }
-INSTANTIATE_TEST_SUITE_P(Golden, MujocoOnBundledLoopModel,
-                         ::testing::Values(ModelCase{"parallelogram", 13}, ModelCase{"slider_crank", 13},
-                                           ModelCase{"fig83_arm", 13}, ModelCase{"delta3", 13},
-                                           ModelCase{"stewart_gough", 13}, ModelCase{"six_bar", 13},
-                                           ModelCase{"ladder4", 13}, ModelCase{"far_fourbar", 11}),
-                         [](const ::testing::TestParamInfo<ModelCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Golden, MujocoOnBundledLoopModel, golden_loop_cases(13, 11), model_case_name);
 
 // The free-joint map on a floating base whose joint frame is itself rotated and shifted (Xtree ≠ 1,
 // so the world pose composes two transforms), at random non-identity orientations with non-zero
@@ -170,20 +129,8 @@ INSTANTIATE_TEST_SUITE_P(Golden, MujocoOnBundledLoopModel,
 // numbers pushed through wrong maps (no map; J without the J̇v term) disagree, so this test
 // fails if the map is wrong.
 TEST(MujocoAdapter, FreeJointMapIsRightAndAWrongMapIsCaught) {
-  TreeSpec spec;
-  spec.nb = 6;
-  spec.branching = 2;
-  spec.floating_base = true;
-  spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical};
-  LoadedModel lm;
-  lm.desc = random_tree(spec, 42);
-  lm.desc.bodies[0].origin.xyz = {Num::decimal("0.3"), Num::decimal("-1.2"), Num::decimal("0.7")};
-  lm.desc.bodies[0].origin.rpy = {Num::decimal("0.4"), Num::decimal("-0.9"), Num::decimal("2.2")};
-  lm.file = "random_tree";
-  lm.kind = "json";
-  const Fixture f = make_fixture(lm, 4, 9, *Precision::parse("bin50"));
-  const auto adapter = make_mujoco_adapter();
-  const EngineOutput e = adapter->run(f, "random_tree");
+  const Fixture f = turned_floating_tree(6, {JointType::Revolute, JointType::Prismatic, JointType::Spherical}, 42);
+  const EngineOutput e = make_mujoco_adapter()->run(f, "random_tree");
   ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
   int checked = 0;
   for (size_t k = 0; k < f.samples.size(); ++k) {
@@ -194,15 +141,9 @@ TEST(MujocoAdapter, FreeJointMapIsRightAndAWrongMapIsCaught) {
     const EngineSample& es = e.samples[k];
     const int nv = static_cast<int>(f.dofs.size());
     // Right map.
-    EXPECT_GE(lre(s.ref.find("H")->values, values(es.values.at("H"))), 13) << s.id;
-    EXPECT_GE(lre(s.ref.find("C")->values, values(es.values.at("C"))), 13) << s.id;
-    EXPECT_GE(lre(s.ref.find("tau")->values, values(es.values.at("tau"))), 13) << s.id;
-    EXPECT_GE(lre(s.ref.find("qdd")->values, values(es.values.at("qdd"))), 10) << s.id;
+    expect_tree_values_match(s, es);
     // No map at all: MuJoCo's raw H and bias taken as canonical.
-    std::vector<bin50> rawH, rawC;
-    for (const auto& row : es.raw.at("H"))
-      for (const auto& x : row) rawH.push_back(bin50(x.get<double>()));
-    for (const auto& x : es.raw.at("qfrc_bias")) rawC.push_back(bin50(x.get<double>()));
+    const std::vector<bin50> rawH = raw_values(es.raw.at("H")), rawC = raw_values(es.raw.at("qfrc_bias"));
     EXPECT_LT(lre(s.ref.find("H")->values, rawH), 3) << s.id << ": the raw H should not match (the map matters)";
     // J without J̇v: C = Jᵀ C'.
     // MuJoCo's DoF address of each rbdref joint, as the adapter found it (the random tree is in
@@ -236,13 +177,13 @@ TEST(MujocoAdapter, MjcfDisablesEveryModelChangingCompilerStep) {
 // is numbers. A planted error in MuJoCo's q̈ (1e-6 relative) is not excused.
 TEST(MujocoContacts, EveryDepartureIsItsSoftModelAndAPlantedErrorIsNot) {
   for (const char* name : {"box_contacts", "pendulum_contacts"}) {
-    const std::string file = kData + "/golden/" + name + ".fixture.json";
+    const std::string file = golden_file(name);
     const Fixture f = read_fixture_file(file);
     const auto adapter = make_mujoco_adapter();
     ASSERT_EQ(adapter->unsupported(f), "");
     EngineOutput e = adapter->run(f, file);
     ASSERT_TRUE(e.conventions.contains("contact_model")) << name;
-    const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+    const Report r = compare_in_memory(f, file, e);
     int departures = 0, scored = 0;
     for (const SampleScore& sc : r.samples) {
       if (sc.quantity.rfind("contact_", 0) != 0) continue;
@@ -257,11 +198,7 @@ TEST(MujocoContacts, EveryDepartureIsItsSoftModelAndAPlantedErrorIsNot) {
     EXPECT_TRUE(r.passed) << name;
     std::printf("  mujoco %-18s %d of %d contact scores are MuJoCo's soft model, none its numbers\n", name, departures, scored);
 
-    for (EngineSample& s : e.samples)
-      if (s.values.count("contact_qdd"))
-        for (Num& x : s.values.at("contact_qdd").v) x = Num::decimal(to_decimal(bin50(x.as<bin50>() * bin50("1.000001")), 25));
-    const Report bad = compare(f, file, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
-    EXPECT_FALSE(bad.passed) << name;
+    EXPECT_FALSE(planted_error_report(f, file, e, {"contact_qdd"}).passed) << name;
   }
 }
 
@@ -275,7 +212,7 @@ TEST(MujocoContacts, EveryDepartureIsItsSoftModelAndAPlantedErrorIsNot) {
 //     timeconst), dominates: a shorter timeconst moves MuJoCo FURTHER from the rigid q̈, at least
 //     at one sample. Stiffer is not "more rigid" there: it is a stronger velocity stabilization.
 TEST(MujocoContacts, DepartureAsAFunctionOfSolrefSolimp) {
-  const std::string file = kData + "/golden/box_contacts.fixture.json";
+  const std::string file = golden_file("box_contacts");
   const Fixture f = read_fixture_file(file);
   const EngineOutput e = make_mujoco_adapter()->run(f, file);
   int rows = 0, in_contact = 0, velocity_term = 0;
@@ -306,12 +243,6 @@ TEST(MujocoContacts, DepartureAsAFunctionOfSolrefSolimp) {
   EXPECT_GT(velocity_term, 0) << "no moving sample where a shorter timeconst moves MuJoCo away from the rigid LCP";
 }
 
-}  // namespace
-}  // namespace rbd::test
-
-namespace rbd::test {
-namespace {
-
 // MuJoCo's own URDF import ("mujoco-urdf"). On the double pendulum (diagonal inertias) MuJoCo's
 // model is rbdref's and every quantity is within tolerance. On the Panda MuJoCo's URDF import changes
 // the model: the echo differs in the rotational inertias alone (masses, COMs, frames and axes
@@ -320,40 +251,23 @@ namespace {
 // import, not lost digits. Without the URDF the adapter refuses to run.
 TEST(MujocoUrdf, ImportsTheUrdfAndItsEchoFindsTheInertiaItChanges) {
   const auto a = make_mujoco_urdf_adapter();
-  const std::string models = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/";
+  ASSERT_NO_FATAL_FAILURE(expect_urdf_import_matches(*a));
   {
-    const std::string file = kData + "/golden/double_pendulum.fixture.json";
+    const std::string file = golden_file("panda");
     const Fixture f = read_fixture_file(file);
-    ASSERT_EQ(a->unsupported(f), "");
-    EXPECT_THROW(a->run(f, file), EngineError);
-    const EngineOutput e = a->run_source(f, file, models + "double_pendulum.urdf");
-    EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-    const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
-    EXPECT_TRUE(r.passed);
-  }
-  {
-    const std::string file = kData + "/golden/panda.fixture.json";
-    const Fixture f = read_fixture_file(file);
-    const EngineOutput e = a->run_source(f, file, models + "panda.urdf");
+    const EngineOutput e = a->run_source(f, file, kData + "/models/panda.urdf");
     ASSERT_EQ(e.model_echo.value("status", ""), "differs") << e.model_echo.dump(1);
     const double tol = e.model_echo["tolerance"]["relative"].get<double>();
     const json& mx = e.model_echo["max"];
     EXPECT_GT(mx["inertia_rel_err"].get<double>(), 1e3 * tol) << mx.dump();
     for (const char* k : {"mass_rel_err", "frame_rot_err", "joint_axis_err"}) EXPECT_LE(mx[k].get<double>(), tol) << k;
     for (const char* k : {"com_abs_err_m", "frame_pos_abs_err_m"}) EXPECT_LE(mx[k].get<double>(), 1e3 * tol) << k;
-    const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
-    EXPECT_FALSE(r.passed);
+    EXPECT_FALSE(compare_in_memory(f, file, e).passed);
   }
   // A floating base is refused: MuJoCo's URDF import welds the root link to the world.
-  const std::string why = a->unsupported(read_fixture_file(kData + "/golden/box_contacts.fixture.json"));
+  const std::string why = a->unsupported(read_fixture_file(golden_file("box_contacts")));
   EXPECT_NE(why.find("welds the root link"), std::string::npos) << why;
 }
-
-}  // namespace
-}  // namespace rbd::test
-
-namespace rbd::test {
-namespace {
 
 // A user's URDF names meshes (package://...) that are not at hand: MuJoCo cannot open them, so the
 // import path loads the URDF again without its <visual> and <collision> elements and says so
@@ -364,14 +278,14 @@ TEST(MujocoUrdf, MissingMeshesAreStrippedAndOwnInertiaChecksAreRefusals) {
   const std::string corpus = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/";
   const auto a = make_mujoco_urdf_adapter();
   {
-    const Fixture f = make_fixture(load_model(corpus + "ur_style_arm.urdf"), 2, 3, *Precision::parse("bin50"));
+    const Fixture f = make_fixture(load_model(corpus + "ur_style_arm.urdf"), 2, 3, bin50p());
     const EngineOutput e = a->run_source(f, "ur_style_arm", corpus + "ur_style_arm.urdf");
     ASSERT_TRUE(e.conventions.contains("import_note")) << e.conventions.dump(1);
     EXPECT_NE(e.conventions["import_note"].get<std::string>().find("<visual> and <collision> elements removed"), std::string::npos);
     EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-    EXPECT_TRUE(compare(f, "ur", e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)"))).passed);
+    EXPECT_TRUE(compare_in_memory(f, "ur", e).passed);
   }
-  const Fixture f = make_fixture(load_model(corpus + "anymal_style_quadruped.urdf"), 1, 3, *Precision::parse("bin50"));
+  const Fixture f = make_fixture(load_model(corpus + "anymal_style_quadruped.urdf"), 1, 3, bin50p());
   EXPECT_THROW(a->run_source(f, "anymal", corpus + "anymal_style_quadruped.urdf"), EngineRefusal);
 }
 

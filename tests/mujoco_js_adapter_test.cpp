@@ -4,18 +4,19 @@
 // models refused with the loop joint named.
 #include "engines/mujoco_js/mujoco_js_adapter.hpp"
 #include "reports/compare.hpp"
+#include "tests/adapter_test_util.hpp"
 #ifdef RBDREF_HAVE_MUJOCO
 #include "engines/mujoco/mujoco_adapter.hpp"
 #endif
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace rbd::test {
 namespace {
-
-const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
 
 class MujocoJsOnBundledTree : public ::testing::TestWithParam<const char*> {};
 
@@ -23,14 +24,13 @@ class MujocoJsOnBundledTree : public ::testing::TestWithParam<const char*> {};
 // does, 12.4 digits, a known discrepancy of fixtures/baseline.json), the echo matching, L and D
 // compared on the models without a free joint.
 TEST_P(MujocoJsOnBundledTree, MatchesTheGoldenFixture) {
-  const std::string file = kData + "/golden/" + GetParam() + ".fixture.json";
+  const std::string file = golden_file(GetParam());
   const Fixture f = read_fixture_file(file);
   const auto a = make_mujoco_js_adapter();
-  ASSERT_EQ(a->unsupported(f), "");
-  const EngineOutput e = a->run(f, file);
-  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
+  EngineOutput e;
+  ASSERT_NO_FATAL_FAILURE(run_matching(*a, f, file, &e));
   EXPECT_NE(a->version().find("3."), std::string::npos) << a->version();
-  const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
+  const Report r = compare_in_memory(f, file, e);
   bool free_joint = false;
   for (const BodyDesc& b : f.model.bodies) free_joint = free_joint || b.joint.type == JointType::Free;
   std::set<std::string> scored;
@@ -53,7 +53,7 @@ INSTANTIATE_TEST_SUITE_P(Bundled, MujocoJsOnBundledTree,
                                            "far_arm", "pendulum_contacts"));
 
 TEST(MujocoJs, RefusesLoopModelsNamingTheJoint) {
-  const Fixture f = read_fixture_file(kData + "/golden/parallelogram.fixture.json");
+  const Fixture f = read_fixture_file(golden_file("parallelogram"));
   const std::string why = make_mujoco_js_adapter()->unsupported(f);
   EXPECT_NE(why.find("loop joint 'closure'"), std::string::npos) << why;
   EXPECT_THROW(make_mujoco_js_adapter()->run(f, "x"), EngineError);
@@ -66,7 +66,7 @@ TEST(MujocoJs, RefusesLoopModelsNamingTheJoint) {
 // factor layout (each version's own: 2.2.2's dof_Madr chains, 3's compressed rows).
 TEST(MujocoJs, AgreesWithMujoco222OnTheSameStates) {
   for (const char* model : {"humanoid", "panda"}) {
-    const std::string file = kData + "/golden/" + model + ".fixture.json";
+    const std::string file = golden_file(model);
     const Fixture f = read_fixture_file(file);
     const EngineOutput a = make_mujoco_js_adapter()->run(f, file), b = make_mujoco_adapter()->run(f, file);
     ASSERT_EQ(a.samples.size(), b.samples.size());
@@ -89,12 +89,6 @@ TEST(MujocoJs, AgreesWithMujoco222OnTheSameStates) {
 }
 #endif
 
-}  // namespace
-}  // namespace rbd::test
-
-namespace rbd::test {
-namespace {
-
 // MuJoCo 3's own URDF import ("mujoco-js-urdf"). The double pendulum loads as written. The Panda
 // does not, and not only by the full-inertia diagonalization 2.2.2 shares (mujoco-urdf): MuJoCo
 // 3.3.8 fuses the hand into panda_link7 through the bare link panda_link8 and loses that fixed
@@ -103,17 +97,9 @@ namespace {
 // 2.2.2's URDF import and rbdref place it right (their echo: 1e-17 m).
 TEST(MujocoJsUrdf, LosesTheOffsetOfAFixedJointBehindABareLink) {
   const auto a = make_mujoco_js_urdf_adapter();
-  const std::string models = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/";
-  {
-    const std::string file = kData + "/golden/double_pendulum.fixture.json";
-    const Fixture f = read_fixture_file(file);
-    EXPECT_THROW(a->run(f, file), EngineError);
-    const EngineOutput e = a->run_source(f, file, models + "double_pendulum.urdf");
-    EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-    EXPECT_TRUE(compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)"))).passed);
-  }
-  const std::string file = kData + "/golden/panda.fixture.json";
-  const EngineOutput e = a->run_source(read_fixture_file(file), file, models + "panda.urdf");
+  ASSERT_NO_FATAL_FAILURE(expect_urdf_import_matches(*a));
+  const std::string file = golden_file("panda");
+  const EngineOutput e = a->run_source(read_fixture_file(file), file, std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/panda.urdf");
   ASSERT_EQ(e.model_echo.value("status", ""), "differs");
   bool seen = false;
   for (const json& b : e.model_echo["bodies"]) {

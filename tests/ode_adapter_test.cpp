@@ -8,38 +8,21 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <cstdio>
 #include <map>
 #include <set>
 
-#include <unistd.h>
-
 namespace rbd::test {
 namespace {
-
-namespace fs = std::filesystem;
-const std::string kSrc = RBDREF_SOURCE_DIR;
-
-Report run_and_compare(const Fixture& f, const std::string& file, EngineOutput* keep = nullptr) {
-  const auto adapter = make_ode_adapter();
-  EXPECT_EQ(adapter->unsupported(f), "");
-  const EngineOutput e = adapter->run(f, file);
-  EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  for (const EngineSample& s : e.samples) EXPECT_EQ(s.error, "") << s.id;
-  if (keep) *keep = e;
-  return compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
-}
 
 // ODE's forward dynamics on the bundled trees, converted by the kinetic least squares of
 // J q̈ + J̇ q̇ = V̇: exact in exact arithmetic (ode_adapter.hpp), so it must pass the usual
 // 1e3 ε κ(H) at every sample.
 class OdeOnBundledTree : public ::testing::TestWithParam<const char*> {};
 TEST_P(OdeOnBundledTree, ForwardDynamicsMatchesTheGoldenFixture) {
-  const std::string file = kSrc + "/fixtures/golden/" + GetParam() + ".fixture.json";
+  const std::string file = golden_file(GetParam());
   const Fixture f = read_fixture_file(file);
-  const Report r = run_and_compare(f, file);
+  const Report r = run_and_compare(*make_ode_adapter(), f, file);
   bool scored = false;
   for (const QuantityScore& q : r.quantities) {
     if (q.quantity != "qdd") continue;
@@ -52,17 +35,9 @@ TEST_P(OdeOnBundledTree, ForwardDynamicsMatchesTheGoldenFixture) {
   for (const SampleCheck& c : r.checks) EXPECT_TRUE(c.result.passed) << c.sample << ": " << c.result.message();
   EXPECT_TRUE(r.passed);
 }
-INSTANTIATE_TEST_SUITE_P(Golden, OdeOnBundledTree,
-                         ::testing::Values("double_pendulum", "panda", "arm7", "humanoid", "tiny_inertia", "far_arm"));
+INSTANTIATE_TEST_SUITE_P(Golden, OdeOnBundledTree, golden_trees());
 
-TEST(OdeAdapter, UnsupportedJointsAndContactsAreNamed) {
-  const Fixture f = read_fixture_file(kSrc + "/fixtures/golden/all_joints.fixture.json");
-  const std::string why = make_ode_adapter()->unsupported(f);
-  EXPECT_NE(why.find("joint '"), std::string::npos) << why;
-  const Fixture loops = read_fixture_file(kSrc + "/fixtures/golden/slider_crank.fixture.json");
-  EXPECT_NE(make_ode_adapter()->unsupported(loops).find("loop joint"), std::string::npos);
-  EXPECT_THROW(make_ode_adapter()->run(f, "all_joints"), EngineError);
-}
+TEST(OdeAdapter, UnsupportedJointsAndContactsAreNamed) { expect_joints_and_loops_refused(*make_ode_adapter(), "joint '"); }
 
 // With contacts: at the "at_rest" sample (q̇ = 0) ODE's step IS the rigid acceleration-level LCP:
 // every contact quantity passes against the reference itself. Everywhere, ODE matches its own
@@ -71,11 +46,11 @@ TEST(OdeAdapter, UnsupportedJointsAndContactsAreNamed) {
 class OdeWithContacts : public ::testing::TestWithParam<ContactCase> {};
 TEST_P(OdeWithContacts, RigidAtRestAndItsOwnModelInMotion) {
   const ContactCase& c = GetParam();
-  const Fixture f = contact_fixture(c.model, c.contacts, c.floating, 6, 7);
-  ASSERT_EQ(f.samples[2].kind, "at_rest");
-  ASSERT_EQ(f.samples[3].kind, "in_contact");
+  Fixture f;
   EngineOutput e;
-  const Report r = run_and_compare(f, c.name, &e);
+  Report r;
+  ASSERT_NO_FATAL_FAILURE(run_contact_case(*make_ode_adapter(), c, &f, &e, &r));
+  ASSERT_EQ(f.samples[3].kind, "in_contact");
   // Where ODE's Dantzig solver reports an internal error (a redundant contact set with CFM = 0),
   // its λ is not a solution of its own LCP: those samples must fail as numbers, not as the model.
   std::set<std::string> lcp_failed;
@@ -118,24 +93,12 @@ TEST_P(OdeWithContacts, RigidAtRestAndItsOwnModelInMotion) {
 
   // A planted error in ODE's numbers is not excused by the model: λ and q̈ scaled by 1 + 1e-6 at
   // every sample are failures (numbers), not conventions.
-  for (EngineSample& s : e.samples)
-    for (const char* q : {"contact_qdd", "contact_tau_c"})
-      if (s.values.count(q))
-        for (Num& x : s.values.at(q).v) x = Num::decimal(to_decimal(bin50(x.as<bin50>() * bin50("1.000001")), 25));
-  const Report bad = compare(f, c.name, e, "(planted)", Tolerances::defaults(e.epsilon("(planted)")));
-  EXPECT_FALSE(bad.passed) << c.name;
-  for (const QuantityScore& q : bad.quantities)
-    if (q.quantity == "contact_qdd") {
-      EXPECT_TRUE(!q.passed && q.convention.empty()) << c.name;
-    }
+  expect_planted_error_is_numbers(f, c.name, e, {"contact_qdd", "contact_tau_c"});
 }
 INSTANTIATE_TEST_SUITE_P(Contacts, OdeWithContacts, bundled_contact_cases(), contact_case_name);
 
 TEST(OdeAdapter, FrictionAndSoftContactsAreUnsupported) {
-  const Fixture f = contact_fixture("fixtures/models/contacts/box.urdf",
-                                    R"([{"name": "pp", "link": "box", "point": [0, 0, "-0.1"], "normal": [0, 0, 1], "friction": "0.5"}])",
-                                    true, 1, 1);
-  EXPECT_NE(make_ode_adapter()->unsupported(f).find("friction"), std::string::npos);
+  EXPECT_NE(make_ode_adapter()->unsupported(friction_box_fixture()).find("friction"), std::string::npos);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 // runs RapidCheck's default of 100 cases from the same generator; RC_PARAMS="max_success=N"
 // changes the count for all of them.
 #include "checks/properties.hpp"
-#include "checks/random_model.hpp"
+#include "tests/tree_cases.hpp"
 #include "tests/test_util.hpp"
 
 #include <rapidcheck/gtest.h>
@@ -23,40 +23,18 @@ struct Case {
 rc::Gen<Case> gen_case() {
   return rc::gen::apply(
       [](int nb, int bf10, bool floating, std::uint64_t ms, std::uint64_t ss) {
-        Case c;
-        c.spec.nb = nb;
-        c.spec.branching = bf10 / 10.0;
-        c.spec.floating_base = floating;
-        c.model_seed = ms;
-        c.state_seed = ss;
-        return c;
+        return Case{tree_spec(nb, bf10 / 10.0, floating), ms, ss};
       },
       rc::gen::inRange(1, 13), rc::gen::inRange(10, 31), rc::gen::arbitrary<bool>(), rc::gen::arbitrary<std::uint64_t>(),
       rc::gen::arbitrary<std::uint64_t>());
 }
 
 template <class T>
-struct Instance {
-  Model<T> model;
-  VecX<T> q, qd, qdd, tau;
-};
+using Instance = RandomCase<T>;
 
 template <class T>
 Instance<T> make(const Case& c) {
-  const ModelDesc d = random_tree(c.spec, c.model_seed);
-  Instance<T> in;
-  in.model = build_model<T>(d);
-  const RandomState s = random_state(build_model<double>(d), c.state_seed);
-  auto v = [](const std::vector<double>& x) {
-    VecX<T> y(static_cast<Eigen::Index>(x.size()));
-    for (size_t k = 0; k < x.size(); ++k) y(static_cast<Eigen::Index>(k)) = T(x[k]);  // exact
-    return y;
-  };
-  in.q = v(s.q);
-  in.qd = v(s.qd);
-  in.qdd = v(s.qdd);
-  in.tau = v(s.tau);
-  return in;
+  return random_case<T>(c.spec, c.model_seed, c.state_seed);
 }
 
 void require(const CheckResult& r) {
@@ -146,21 +124,7 @@ TEST(Properties, ATolerancePastOneIsReportedInconclusive) {
 // Numerical degeneracy is data: a massless leaf body on a prismatic joint makes H singular; LᵀDL,
 // LᵀL, mj_factorM and ABA report the failed pivot instead of dividing by zero.
 TEST(Properties, SingularHIsReportedNotDividedBy) {
-  ModelDesc d;
-  BodyDesc a;
-  a.name = "a";
-  a.where = "bodies[0]";
-  a.joint.type = JointType::Revolute;
-  a.inertial.mass = Num::exact(1);
-  a.inertial.I = {Num::exact(0.1), Num::exact(0.1), Num::exact(0.1), Num::exact(0), Num::exact(0), Num::exact(0)};
-  BodyDesc b = a;
-  b.name = "b";
-  b.where = "bodies[1]";
-  b.parent = 0;
-  b.joint.type = JointType::Prismatic;
-  b.inertial = InertialDesc();  // massless
-  d.bodies = {a, b};
-  const Model<double> m = build_model<double>(d);
+  const Model<double> m = build_model<double>(massless_prismatic_leaf());
   const VecX<double> q = VecX<double>::Constant(2, 0.3), z = VecX<double>::Zero(2);
   const MatX<double> H = crba<double>(m, q);
   const SparseFactor<double> f = ltdl<double>(H, m.dof_parent), g = ltl<double>(H, m.dof_parent);

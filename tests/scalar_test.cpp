@@ -1,11 +1,11 @@
 // The scalar layer: decimal input and output at full precision, Eigen's view of the Boost types,
 // constants from the scalar type, MPFR's run-time precision.
-#include "checks/random_model.hpp"
 #include "reference/tree/aba.hpp"
 #include "reference/tree/build_model.hpp"
 #include "reference/tree/crba.hpp"
 #include "reference/tree/ltdl.hpp"
 #include "reference/tree/rnea.hpp"
+#include "tests/tree_cases.hpp"
 #include "tests/test_util.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -57,25 +57,16 @@ TEST(Scalar, Mpfr50IsMpfrAtFiftyDigitsToTheLastBit) {
         ASSERT_EQ(to_decimal(a(i, j)), to_decimal(b(i, j))) << what << " (" << i << ", " << j << "), seed " << seed;
   };
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    TreeSpec spec;
-    spec.nb = 6 + static_cast<int>(seed % 3);
-    spec.floating_base = seed % 2 == 0;
-    const ModelDesc desc = random_tree(spec, seed);
-    const Model<mpfr> m = build_model<mpfr>(desc);
-    const Model<mpfr50> m50 = build_model<mpfr50>(desc);
-    const RandomState st = random_state(build_model<double>(desc), seed, 2.0);
-    auto vecs = [&](auto zero) {
-      using T = decltype(zero);
-      return std::array<VecX<T>, 4>{exact_vec<T>(st.q), exact_vec<T>(st.qd), exact_vec<T>(st.qdd), exact_vec<T>(st.tau)};
-    };
-    const auto x = vecs(mpfr(0));
-    const auto y = vecs(mpfr50(0));
-    same(rnea<mpfr>(m, x[0], x[1], x[2]), rnea<mpfr50>(m50, y[0], y[1], y[2]), "RNEA tau", seed);
-    const MatX<mpfr> H = crba<mpfr>(m, x[0]);
-    const MatX<mpfr50> H50 = crba<mpfr50>(m50, y[0]);
+    const RandomCase<mpfr> x = random_case<mpfr>(tree_spec(6 + static_cast<int>(seed % 3), 1.0, seed % 2 == 0), seed, seed, 2.0);
+    const RandomCase<mpfr50> y = random_case<mpfr50>(x.desc, seed, 2.0);
+    const Model<mpfr>& m = x.model;
+    const Model<mpfr50>& m50 = y.model;
+    same(rnea<mpfr>(m, x.q, x.qd, x.qdd), rnea<mpfr50>(m50, y.q, y.qd, y.qdd), "RNEA tau", seed);
+    const MatX<mpfr> H = crba<mpfr>(m, x.q);
+    const MatX<mpfr50> H50 = crba<mpfr50>(m50, y.q);
     same(H, H50, "CRBA H", seed);
-    const AbaResult<mpfr> a = aba<mpfr>(m, x[0], x[1], x[3]);
-    const AbaResult<mpfr50> a50 = aba<mpfr50>(m50, y[0], y[1], y[3]);
+    const AbaResult<mpfr> a = aba<mpfr>(m, x.q, x.qd, x.tau);
+    const AbaResult<mpfr50> a50 = aba<mpfr50>(m50, y.q, y.qd, y.tau);
     ASSERT_TRUE(a.ok && a50.ok);
     same(a.qdd, a50.qdd, "ABA qdd", seed);
     same(ltdl<mpfr>(H, m.dof_parent).LD, ltdl<mpfr50>(H50, m50.dof_parent).LD, "LTDL LD", seed);

@@ -1,4 +1,4 @@
-// Issue 12, scale: the O(n d) LᵀDL from articulated-body inertias (reference/tree/ltdl_articulated.hpp),
+// Scale: the O(n d) LᵀDL from articulated-body inertias (reference/tree/ltdl_articulated.hpp),
 // the Lanczos condition estimate (reference/tree/condition.hpp), and the sampled / randomized forms the
 // property checks take above their size switches (checks/properties.hpp), with planted errors.
 #include "certify/evaluate_impl.hpp"
@@ -6,6 +6,7 @@
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
 #include "tests/test_util.hpp"
+#include "tests/tree_cases.hpp"
 
 #include <cmath>
 #include <random>
@@ -126,21 +127,7 @@ TEST(LtdlArticulated, FiftyDigitsAgreeToFortyFive) {
 
 // A singular H (massless leaf on a prismatic joint): the same failed DoF as table 6.3.
 TEST(LtdlArticulated, SingularHFailsAtTheSameDof) {
-  ModelDesc d;
-  BodyDesc a;
-  a.name = "a";
-  a.where = "bodies[0]";
-  a.joint.type = JointType::Revolute;
-  a.inertial.mass = Num::exact(1);
-  a.inertial.I = {Num::exact(0.1), Num::exact(0.1), Num::exact(0.1), Num::exact(0), Num::exact(0), Num::exact(0)};
-  BodyDesc b = a;
-  b.name = "b";
-  b.where = "bodies[1]";
-  b.parent = 0;
-  b.joint.type = JointType::Prismatic;
-  b.inertial = InertialDesc();
-  d.bodies = {a, b};
-  const Model<double> m = build_model<double>(d);
+  const Model<double> m = build_model<double>(massless_prismatic_leaf());
   const VecX<double> q = VecX<double>::Constant(2, 0.3);
   const SparseFactor<double> f = ltdl_articulated<double>(m, q);
   EXPECT_FALSE(f.ok);

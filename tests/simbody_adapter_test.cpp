@@ -4,61 +4,29 @@
 #include "checks/random_model.hpp"
 #include "engines/simbody/simbody_adapter.hpp"
 #include "reports/compare.hpp"
+#include "tests/adapter_test_util.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <utility>
 
 namespace rbd::test {
 namespace {
 
-const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
-
-// Norm-wise LRE of engine values `x` against reference decimals `c`, computed at 50 digits.
-double lre(const std::vector<std::string>& c, const std::vector<bin50>& x) {
-  bin50 err(0), scale(0);
-  for (size_t k = 0; k < c.size(); ++k) {
-    const bin50 ck = from_decimal<bin50>(c[k]);
-    using std::abs;
-    err = std::max(err, bin50(abs(bin50(x[k] - ck))));
-    scale = std::max(scale, bin50(abs(ck)));
-  }
-  if (err == 0) return 50;
-  return -std::log10(static_cast<double>(err / (scale > 0 ? scale : bin50(1))));
-}
-std::vector<bin50> values(const NumMatrix& m) {
-  std::vector<bin50> out;
-  for (const Num& n : m.v) out.push_back(n.as<bin50>());
-  return out;
-}
-std::vector<bin50> raw_values(const json& a) {
-  std::vector<bin50> out;
-  for (const auto& x : a) out.push_back(bin50(x.get<double>()));
-  return out;
-}
-
-struct ModelCase {
-  const char* name;
-  double min_digits;  // H, C, tau at least this; qdd, tau_c, lambda at least this minus log10 κ(H)
-};
-void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.name; }
-
 // Runs Simbody on a golden fixture and scores it: the model echo matches, every compared quantity
-// reaches the bar, and the engine's own numbers pass compare's self-consistency checks.
+// reaches the bar (ModelCase::min_digits for H, C, tau; that minus log10 κ(H) for qdd, tau_c and
+// lambda), and the engine's own numbers pass compare's self-consistency checks.
 void audit_golden(const ModelCase& c, bool loops) {
-  const std::string file = kData + "/golden/" + c.name + ".fixture.json";
+  const std::string file = golden_file(c.name);
   const Fixture f = read_fixture_file(file);
   ASSERT_EQ(!f.model.loop_joints.empty(), loops) << file;
-  const auto adapter = make_simbody_adapter();
-  ASSERT_EQ(adapter->unsupported(f), "");
-  const EngineOutput e = adapter->run(f, file);
-  ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
-  const Report r = compare(f, file, e, "(in memory)", Tolerances::defaults(e.epsilon("(in memory)")));
-  double kappa = 1;
-  for (const Sample& s : f.samples)
-    if (s.condition_number != "inf") kappa = std::max(kappa, std::stod(s.condition_number));
+  EngineOutput e;
+  ASSERT_NO_FATAL_FAILURE(run_matching(*make_simbody_adapter(), f, file, &e));
+  const Report r = compare_in_memory(f, file, e);
+  const double kappa = max_condition_number(f);
   std::set<std::string> scored;
   for (const QuantityScore& q : r.quantities) {
     if (q.samples == 0) continue;
@@ -80,11 +48,7 @@ void audit_golden(const ModelCase& c, bool loops) {
 class SimbodyOnBundledTree : public ::testing::TestWithParam<ModelCase> {};
 TEST_P(SimbodyOnBundledTree, MatchesTheGoldenFixture) { audit_golden(GetParam(), false); }
 // far_arm (the Panda 1 km out) loses digits in any engine that works in world coordinates.
-INSTANTIATE_TEST_SUITE_P(Golden, SimbodyOnBundledTree,
-                         ::testing::Values(ModelCase{"double_pendulum", 13}, ModelCase{"panda", 13}, ModelCase{"arm7", 13},
-                                           ModelCase{"humanoid", 13}, ModelCase{"all_joints", 13},
-                                           ModelCase{"tiny_inertia", 13}, ModelCase{"far_arm", 11}),
-                         [](const ::testing::TestParamInfo<ModelCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Golden, SimbodyOnBundledTree, golden_tree_cases(13, 11, "all_joints"), model_case_name);
 
 // The closed-loop mechanisms: Simbody's constrained q̈ and constraint forces against the
 // reference. parallelogram, slider_crank, fig83_arm, six_bar, ladder4 and far_fourbar are planar
@@ -93,18 +57,13 @@ INSTANTIATE_TEST_SUITE_P(Golden, SimbodyOnBundledTree,
 // constrained and λ, in rbdref's bases, is compared too.
 class SimbodyOnBundledLoopModel : public ::testing::TestWithParam<ModelCase> {};
 TEST_P(SimbodyOnBundledLoopModel, MatchesTheGoldenFixture) { audit_golden(GetParam(), true); }
-INSTANTIATE_TEST_SUITE_P(Golden, SimbodyOnBundledLoopModel,
-                         ::testing::Values(ModelCase{"parallelogram", 13}, ModelCase{"slider_crank", 13},
-                                           ModelCase{"fig83_arm", 13}, ModelCase{"delta3", 13},
-                                           ModelCase{"stewart_gough", 13}, ModelCase{"six_bar", 13},
-                                           ModelCase{"ladder4", 13}, ModelCase{"far_fourbar", 10}),
-                         [](const ::testing::TestParamInfo<ModelCase>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Golden, SimbodyOnBundledLoopModel, golden_loop_cases(13, 10), model_case_name);
 
 // λ is compared where unique: on the properly constrained delta robot every sample's λ is scored,
 // so a wrong sign, frame or basis in the adapter's λ would fail the test above; here it is made
 // sure that the comparison happened and that a λ of the opposite sign is caught.
 TEST(SimbodyAdapter, LambdaIsComparedWhereUniqueAndASignErrorIsCaught) {
-  const std::string file = kData + "/golden/delta3.fixture.json";
+  const std::string file = golden_file("delta3");
   const Fixture f = read_fixture_file(file);
   EngineOutput e = make_simbody_adapter()->run(f, file);
   int compared = 0;
@@ -157,7 +116,7 @@ TEST_P(SimbodyLoopJointType, ConstrainedDynamicsAndLambdaMatch) {
   lm.desc.loop_joints.push_back(L);
   lm.file = "free_body_held_by_one_loop_joint";
   lm.kind = "json";
-  const Fixture f = make_fixture(lm, 4, 5, *Precision::parse("bin50"));
+  const Fixture f = make_fixture(lm, 4, 5, bin50p());
   const EngineOutput e = make_simbody_adapter()->run(f, lm.file);
   ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
   for (size_t k = 0; k < f.samples.size(); ++k) {
@@ -190,18 +149,8 @@ INSTANTIATE_TEST_SUITE_P(
 // rbdref to double precision. Simbody's raw numbers taken as canonical (no map) disagree, so this
 // test fails if the map is wrong or missing.
 TEST(SimbodyAdapter, VelocityMapIsRightAndNoMapIsCaught) {
-  TreeSpec spec;
-  spec.nb = 7;
-  spec.branching = 2;
-  spec.floating_base = true;
-  spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Planar, JointType::Helical};
-  LoadedModel lm;
-  lm.desc = random_tree(spec, 7);
-  lm.desc.bodies[0].origin.xyz = {Num::decimal("0.3"), Num::decimal("-1.2"), Num::decimal("0.7")};
-  lm.desc.bodies[0].origin.rpy = {Num::decimal("0.4"), Num::decimal("-0.9"), Num::decimal("2.2")};
-  lm.file = "random_tree";
-  lm.kind = "json";
-  const Fixture f = make_fixture(lm, 4, 9, *Precision::parse("bin50"));
+  const Fixture f =
+      turned_floating_tree(7, {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Planar, JointType::Helical}, 7);
   const EngineOutput e = make_simbody_adapter()->run(f, "random_tree");
   ASSERT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
   int checked = 0;
@@ -210,10 +159,7 @@ TEST(SimbodyAdapter, VelocityMapIsRightAndNoMapIsCaught) {
     if (s.kind != "random") continue;  // the identity orientation hides map errors
     ++checked;
     const EngineSample& es = e.samples[k];
-    EXPECT_GE(lre(s.ref.find("H")->values, values(es.values.at("H"))), 13) << s.id;
-    EXPECT_GE(lre(s.ref.find("C")->values, values(es.values.at("C"))), 13) << s.id;
-    EXPECT_GE(lre(s.ref.find("tau")->values, values(es.values.at("tau"))), 13) << s.id;
-    EXPECT_GE(lre(s.ref.find("qdd")->values, values(es.values.at("qdd"))), 10) << s.id;
+    expect_tree_values_match(s, es);
     EXPECT_LT(lre(s.ref.find("C")->values, raw_values(es.raw.at("C"))), 3) << s.id << ": Simbody's raw C must not match";
     EXPECT_LT(lre(s.ref.find("qdd")->values, raw_values(es.raw.at("udot"))), 3) << s.id << ": raw u̇ must not match";
   }
@@ -222,7 +168,7 @@ TEST(SimbodyAdapter, VelocityMapIsRightAndNoMapIsCaught) {
 
 // Simbody has no helical loop constraint: such a model is unsupported, with the joint named.
 TEST(SimbodyAdapter, HelicalLoopJointIsUnsupported) {
-  LoadedModel lm = load_model(kData + "/models/loops/parallelogram.json");
+  LoadedModel lm = load_model(std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/parallelogram.json");
   ASSERT_FALSE(lm.desc.loop_joints.empty());
   lm.desc.loop_joints[0].joint.type = JointType::Helical;
   Fixture f;  // the decision reads the model only (a helical joint cannot close this loop anyway)

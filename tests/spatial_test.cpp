@@ -1,8 +1,8 @@
 // Identities of spatial algebra (RBDA ch. 2; Carius's spatial-algebra notes, 2018), at double and at 50 digits.
-#include "checks/random_model.hpp"
 #include "reference/tree/build_model.hpp"
 #include "reference/tree/kinematics.hpp"
 #include "tests/test_util.hpp"
+#include "tests/tree_cases.hpp"
 
 namespace rbd::test {
 namespace {
@@ -147,34 +147,41 @@ Mat6<T> random_spd6(Rand& r) {
   return Mat6<T>(B * B.transpose() + Mat6<T>::Identity() / T(10));
 }
 
-TYPED_TEST(Spatial, RigidInertiaTransformMatchesDense) {
-  using T = TypeParam;
+// For 200 draws of X (any rotation, a translation within ±2) and I = inertia(r): the structured
+// transform(X, I) against the dense product within 100 ε relative, then more(r, I, transform(X, I)).
+template <class T, class Inertia, class Transform, class More>
+void expect_inertia_transform_matches_dense(Inertia inertia, Transform transform, const std::string& what, More more) {
   Rand r;
   for (int n = 0; n < 200; ++n) {
     const Xform<T> X(r.rotation<T>(), r.vec3<T>(-2, 2));
-    const Mat6<T> I = random_rigid_inertia<T>(r);
+    const Mat6<T> I = inertia(r);
     const Mat6<T> dense = transform_inertia_to_parent<T>(X, I);
-    const Mat6<T> fast = transform_rigid_inertia_to_parent<T>(X, I);
-    RBD_EXPECT_RESIDUAL(max_abs(Mat6<T>(fast - dense)) / max_abs(dense), tol<T>(100), "rigid XᵀIX vs dense");
-    // and the rigid-body product I v from the 10 parameters
-    const Motion<T> v(r.vec6<T>());
-    const Vec6<T> Iv = I * v.c;
-    RBD_EXPECT_RESIDUAL(max_abs(Vec6<T>(rigid_inertia_times<T>(I, v).c - Iv)) / max_abs(Iv), tol<T>(100),
-                        "rigid I v vs dense");
+    const Mat6<T> fast = transform(X, I);
+    RBD_EXPECT_RESIDUAL(max_abs(Mat6<T>(fast - dense)) / max_abs(dense), tol<T>(100), what);
+    more(r, I, fast);
   }
+}
+
+TYPED_TEST(Spatial, RigidInertiaTransformMatchesDense) {
+  using T = TypeParam;
+  expect_inertia_transform_matches_dense<T>(
+      random_rigid_inertia<T>, [](const Xform<T>& X, const Mat6<T>& I) { return transform_rigid_inertia_to_parent<T>(X, I); },
+      "rigid XᵀIX vs dense", [](Rand& r, const Mat6<T>& I, const Mat6<T>&) {
+        // and the rigid-body product I v from the 10 parameters
+        const Motion<T> v(r.vec6<T>());
+        const Vec6<T> Iv = I * v.c;
+        RBD_EXPECT_RESIDUAL(max_abs(Vec6<T>(rigid_inertia_times<T>(I, v).c - Iv)) / max_abs(Iv), tol<T>(100),
+                            "rigid I v vs dense");
+      });
 }
 
 TYPED_TEST(Spatial, ArticulatedInertiaTransformMatchesDense) {
   using T = TypeParam;
-  Rand r;
-  for (int n = 0; n < 200; ++n) {
-    const Xform<T> X(r.rotation<T>(), r.vec3<T>(-2, 2));
-    const Mat6<T> I = random_spd6<T>(r);
-    const Mat6<T> dense = transform_inertia_to_parent<T>(X, I);
-    const Mat6<T> fast = transform_articulated_inertia_to_parent<T>(X, I);
-    RBD_EXPECT_RESIDUAL(max_abs(Mat6<T>(fast - dense)) / max_abs(dense), tol<T>(100), "block XᵀIX vs dense");
-    EXPECT_EQ(max_abs(Mat6<T>(fast - fast.transpose())), 0.0);  // exactly symmetric
-  }
+  expect_inertia_transform_matches_dense<T>(
+      random_spd6<T>, [](const Xform<T>& X, const Mat6<T>& I) { return transform_articulated_inertia_to_parent<T>(X, I); },
+      "block XᵀIX vs dense", [](Rand&, const Mat6<T>&, const Mat6<T>& fast) {
+        EXPECT_EQ(max_abs(Mat6<T>(fast - fast.transpose())), 0.0);  // exactly symmetric
+      });
 }
 
 // The coordinate-axis shortcuts are the general products with the products by exact zeros and
@@ -218,9 +225,7 @@ TYPED_TEST(Spatial, KinematicsShortcutsEqualTheGeneralProducts) {
   using T = TypeParam;
   int shortcuts = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    TreeSpec spec;
-    spec.nb = 8;
-    spec.floating_base = seed % 2 == 0;
+    TreeSpec spec = tree_spec(8, 1.0, seed % 2 == 0);
     spec.joints = {JointType::Revolute, JointType::Prismatic, JointType::Revolute, JointType::Spherical};
     ModelDesc d = random_tree(spec, seed);
     for (std::size_t i = 0; i < d.bodies.size(); ++i) {
@@ -228,9 +233,9 @@ TYPED_TEST(Spatial, KinematicsShortcutsEqualTheGeneralProducts) {
       const double sign = (i / 3 + seed) % 2 ? -1.0 : 1.0;
       d.bodies[i].joint.axis = {Num::exact(k == 0 ? sign : 0.0), Num::exact(k == 1 ? sign : 0.0), Num::exact(k == 2 ? sign : 0.0)};
     }
-    const Model<T> m = build_model<T>(d);
-    const RandomState st = random_state(build_model<double>(d), seed, 2.0);
-    const VecX<T> q = exact_vec<T>(st.q), qd = exact_vec<T>(st.qd);
+    const RandomCase<T> c = random_case<T>(d, seed, 2.0);
+    const Model<T>& m = c.model;
+    const VecX<T>& q = c.q, &qd = c.qd;
     const TreeKinematics<T> k = kinematics<T>(m, q, qd, kVelocities);
     for (int i = 0; i < m.NB; ++i) {
       const JointKinematics<T> J = jcalc<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i]);

@@ -5,10 +5,10 @@
 //   * the decomposition f = f_a + f_c of eq. 3.28 against the KKT system of a body constrained to a
 //     motion subspace (I a = f + T λ, Tᵀ a = 0, T spanning S^⊥), its basis invariance (S → S A) and
 //     Sᵀ f_c = 0, at double and bin50.
-#include "checks/random_model.hpp"
 #include "reference/tree/integrate.hpp"
 #include "reference/tree/state_space.hpp"
 #include "reference/spatial/subspace.hpp"
+#include "tests/tree_cases.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -22,13 +22,9 @@ TEST(StateSpace, QdfnIsTheRateOfTheJointFlow) {
   using T = bin100;
   int quaternion_models = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    TreeSpec spec;
-    spec.nb = 4 + static_cast<int>(seed % 4);
-    spec.floating_base = seed % 2 == 0;
-    const ModelDesc d = random_tree(spec, seed);
-    const Model<T> m = build_model<T>(d);
-    const RandomState st = random_state(build_model<double>(d), seed, 2.0);
-    const VecX<T> q = exact_vec<T>(st.q), alpha = exact_vec<T>(st.qd);
+    const RandomCase<T> c = random_case<T>(tree_spec(4 + static_cast<int>(seed % 4), 1.0, seed % 2 == 0), seed, seed, 2.0);
+    const Model<T>& m = c.model;
+    const VecX<T>& q = c.q, &alpha = c.qd, &tau = c.tau;
     const T h = from_decimal<T>("1e-30");
     const VecX<T> rate = (integrate_q<T>(m, q, alpha, h) - integrate_q<T>(m, q, alpha, T(-h))) / (T(2) * h);
     const VecX<T> qdot = qdfn<T>(m, q, alpha);
@@ -38,7 +34,6 @@ TEST(StateSpace, QdfnIsTheRateOfTheJointFlow) {
     // FD_x = [qdfn; ABA].
     VecX<T> x(m.nq + m.nv);
     x << q, alpha;
-    const VecX<T> tau = exact_vec<T>(st.tau);
     const StateDerivative<T> xd = fd_x<T>(m, x, tau);
     ASSERT_TRUE(xd.ok);
     EXPECT_EQ(xd.xdot.head(m.nq), qdot);
