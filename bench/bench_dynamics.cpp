@@ -20,7 +20,7 @@
 // Summary printed after the runs:
 //   ratio_alg    = t_alg(T) / t_alg(double)
 //   ratio_kernel = t_kernel(T) / t_kernel(double)
-//   overhead     = ratio_alg / ratio_kernel          (target <= 1.0, issue 12; was 1.3)
+//   overhead     = ratio_alg / ratio_kernel          (target <= 1.0)
 // and, for LᵀDL on bounded-depth trees, time(2n) / time(n) (target <= 2.2).
 //
 // Every benchmark also reports, as counters, the heap allocations of one call: `allocs` (all of
@@ -654,7 +654,7 @@ void print_summary(const Collector& c) {
 
   // Pinocchio 3.7 on the same model (fixtures/models/humanoid.urdf on a free joint, nv = 36), one
   // core, µs per call; targets: rbdref/Pinocchio <= 1 for the extended scalars, <= 1.2 for double.
-  // Two measurements: the issue's (issue 12, another machine of this kind, its load unknown), and
+  // Two measurements: the target's (another machine of this kind, its load unknown), and
   // one on this machine kind on 2026-11-26 (Pinocchio 3.7.0, commit c51d923, header-only with its
   // URDF parser, g++ 12 -O2 -DNDEBUG, its default LOCAL convention for CRBA and ABA, fastest of 5
   // repetitions, load < 2; its MPFR = number<mpfr_float_backend<0>, et_off> at 50 digits, rbdref's

@@ -1,5 +1,5 @@
 // rbdref_scale MODEL.urdf STATE.json: wall time of the pieces of `rbdref eval` that grow with the
-// model at bin50 (issue 12, scale; docs/benchmarks.md "Scale"): CRBA, table 6.3's LᵀDL on CRBA's
+// model at bin50 (docs/benchmarks.md, "Scale"): CRBA, table 6.3's LᵀDL on CRBA's
 // H, ltdl_articulated, condition_estimate, and check_all. Plain timings (one run each), not a test.
 //   build/bench/rbdref_scale /tmp/scale/chain2000.urdf /tmp/scale/state2000.json [--no-table63] [--no-checks]
 #include "checks/properties.hpp"

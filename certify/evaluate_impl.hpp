@@ -1,6 +1,6 @@
 // The evaluation of one state at one scalar T (certify/evaluate.hpp), as templates: instantiated
 // once per scalar in units that cmake/Instantiate.cmake generates (certify/instantiate_evaluate.hpp),
-// so that no unit compiles the evaluation for every scalar (build time: docs/benchmarks.md, "Build").
+// so that no unit compiles the evaluation for every scalar (build time: docs/build.md).
 // evaluate.cpp dispatches to evaluate_at<T> and certifies through TypedRaw<T>.
 #pragma once
 
@@ -246,9 +246,8 @@ double agreement_digits(const VecX<T>& a, const VecX<T>& b, int cap, const T& sc
   }
   if (err == T(0)) return cap;
   if (scale == T(0)) return 0;
-  // -log10(err / scale) in double (log10_abs): a digit count needs no more. Boost 1.74's log10 of a
-  // cpp_bin_float<100> was seen not to return (a sanitized CI run, 2026-11-27:
-  // SimbodyLoopJointType/prismatic, its series loop in eval_log for > 10 min).
+  // -log10(err / scale) in double (log10_abs): a digit count needs no more, and Boost 1.74's
+  // multiprecision log10 of a cpp_bin_float<100> can stay in eval_log's series loop for minutes.
   const double d = -(log10_abs(err) - log10_abs(scale));
   return std::max(0.0, std::min<double>(d, cap));
 }

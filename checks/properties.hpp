@@ -51,7 +51,7 @@
 // k defaults to 100 · nv: rounding errors of these algorithms grow with the number of DoFs along
 // a path and the number of terms summed; 100 is headroom for constants, not for bugs.
 //
-// Size switches (issue 12, scale: check_all on 2000 bodies at bin50). The meaning and tolerance of
+// Size switches (check_all on 2000 bodies at bin50). The meaning and tolerance of
 // every check stay; above a switch a check evaluates a cheaper form, and its detail says which:
 //   n ≤ kEigenMaxN (64)      check_positive_definite: eigenvalues in T (λmin, λmax, κ);
 //                            above: the signs of the LᵀDL pivots D (exact for a symmetric H: H > 0

@@ -1,4 +1,4 @@
-# Precompiled headers (issue 12, target 6; docs/benchmarks.md, "Build").
+# Precompiled headers (docs/build.md).
 #
 # Nearly every unit of rbdref includes reference/numeric/scalar.hpp, i.e. Boost.Multiprecision
 # (cpp_bin_float, cpp_int, mpfr, float128) and Eigen: ~3 s of parsing per unit under clang++

@@ -1,6 +1,6 @@
 // JSON documents too large to hold: a document whose large values are written while the document
 // is written, not stored in it. `rbdref eval` on a 2000-body chain has 2·10⁶-entry H and L; as a
-// JSON DOM and then as one dumped string they took gigabytes (issue 12, docs/benchmarks.md).
+// JSON DOM and then as one dumped string they took gigabytes (docs/benchmarks.md, "Scale").
 //
 //   DeferredJson dj;
 //   doc["H"] = dj.defer([&](std::ostream& out, const std::string& indent) { write_rows(out, indent, ...); });

@@ -32,7 +32,7 @@ if [ "$SANITIZE" -eq 1 ]; then
 else
   # clang++ (installed by setup.sh for the fuzzers): the whole build took 11.6 min of wall time on
   # 2 cores against g++'s 17.5 (the instantiation units 37-55 s each instead of ~80-100 s;
-  # docs/benchmarks.md, "Build"). The shipped command (scripts/run.sh) and the benchmarks'
+  # docs/build.md). The shipped command (scripts/run.sh) and the benchmarks'
   # figures (scripts/bench.sh) are g++'s.
   BUILD=${BUILD_DIR:-build}
   cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON \

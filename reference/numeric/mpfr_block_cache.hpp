@@ -1,4 +1,4 @@
-// A cache of MPFR's small blocks, installed as GMP's memory functions (issue 12, target 4).
+// A cache of MPFR's small blocks, installed as GMP's memory functions.
 //
 // rbd::mpfr, the run-time precision MPFR type, allocates the limbs of every value it creates,
 // temporaries included: one malloc and one free per arithmetic result. Profiled on RNEA of the
