@@ -52,17 +52,9 @@ Precision parse_precision_option(const std::string& value);
 // An unsigned 64-bit integer option given as decimal digits (no sign, no wrap-around).
 std::uint64_t parse_seed(const std::string& text, const std::string& option);
 
-Run add_eval(CLI::App& app);     // eval_command.cpp
-Run add_convert(CLI::App& app);  // convert_command.cpp
-Run add_fixture(CLI::App& app);  // fixture_command.cpp
-Run add_upgrade(CLI::App& app);  // fixture_command.cpp
-Run add_compare(CLI::App& app);  // compare_command.cpp
-Run add_check(CLI::App& app);    // check_command.cpp
-Run add_audit(CLI::App& app);    // audit_command.cpp
-Run add_assemble(CLI::App& app); // assemble_command.cpp
-Run add_simulate(CLI::App& app); // simulate_command.cpp
-Run add_engines(CLI::App& app);  // engines_command.cpp
-Run add_html(CLI::App& app);     // html_command.cpp
-Run add_hunt(CLI::App& app);     // hunt_command.cpp
+// The commands, each defined in <name>_command.cpp (upgrade beside fixture).
+Run add_eval(CLI::App&), add_convert(CLI::App&), add_fixture(CLI::App&), add_upgrade(CLI::App&), add_compare(CLI::App&),
+    add_check(CLI::App&), add_audit(CLI::App&), add_assemble(CLI::App&), add_simulate(CLI::App&), add_engines(CLI::App&),
+    add_html(CLI::App&), add_hunt(CLI::App&);
 
 }  // namespace rbd::cli

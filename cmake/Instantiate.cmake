@@ -64,3 +64,11 @@ function(rbdref_instantiation_units out name headers macros)
   endforeach()
   set(${out} ${units} PARENT_SCOPE)
 endfunction()
+
+# rbdref_instantiated_library(TARGET UNIT_NAME HEADER MACRO SOURCE...): a static library of the
+# SOURCEs and of HEADER's instantiation units, including the source tree.
+function(rbdref_instantiated_library target unit_name header macro)
+  rbdref_instantiation_units(units ${unit_name} ${header} ${macro})
+  add_library(${target} ${ARGN} ${units})
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+endfunction()

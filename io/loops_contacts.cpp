@@ -106,18 +106,26 @@ std::vector<LoopJointDesc> read_loop_joints(const json& arr, const ModelDesc& d,
   return out;
 }
 
+namespace {
+
+// A loops or contacts file: an array of entries, or an object whose one field `key` holds it.
+// The array and where its entries are (key, or "" at the top level).
+std::pair<const json*, std::string> file_entries(const json& doc, const std::string& path, const char* key,
+                                                 const std::string& what) {
+  if (doc.is_object()) {
+    known_fields(doc, {key}, path, "");
+    return {&member(doc, key, path, ""), key};
+  }
+  if (!doc.is_array())
+    throw InputError(path, "", "expected a JSON array of " + what + " (or an object with \"" + std::string(key) + "\")");
+  return {&doc, ""};
+}
+
+}  // namespace
+
 std::vector<LoopJointDesc> read_loops_file(const std::string& path, const ModelDesc& d) {
   const json doc = read_json_file(path);
-  const json* arr = &doc;
-  std::string where = "loops";
-  if (doc.is_object()) {
-    known_fields(doc, {"loops"}, path, "");
-    arr = &member(doc, "loops", path, "");
-  } else if (!doc.is_array()) {
-    throw InputError(path, "", "expected a JSON array of loop joints (or an object with \"loops\")");
-  } else {
-    where = "";
-  }
+  const auto [arr, where] = file_entries(doc, path, "loops", "loop joints");
   std::vector<LoopJointDesc> out = read_loop_joints(*arr, d, path, where, LoopSyntax::LoopsFile);
   for (LoopJointDesc& l : out) l.file = path;
   return out;
@@ -245,16 +253,7 @@ std::vector<ContactDesc> read_contacts(const json& arr, const ModelDesc& d, cons
 
 std::vector<ContactDesc> read_contacts_file(const std::string& path, const ModelDesc& d) {
   const json doc = read_json_file(path);
-  const json* arr = &doc;
-  std::string where = "contacts";
-  if (doc.is_object()) {
-    known_fields(doc, {"contacts"}, path, "");
-    arr = &member(doc, "contacts", path, "");
-  } else if (!doc.is_array()) {
-    throw InputError(path, "", "expected a JSON array of contacts (or an object with \"contacts\")");
-  } else {
-    where = "";
-  }
+  const auto [arr, where] = file_entries(doc, path, "contacts", "contacts");
   std::vector<ContactDesc> out = read_contacts(*arr, d, path, where, LoopSyntax::LoopsFile);
   for (ContactDesc& c : out) c.file = path;
   return out;

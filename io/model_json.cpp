@@ -167,6 +167,28 @@ ModelDesc read_model_json(const json& doc, const std::string& file) {
   return d;
 }
 
+namespace {
+
+// A joint's type and what its type needs (axis, pitch, plane_x), into j.
+void joint_motion_json(const JointDesc& joint, json& j) {
+  const JointType t = joint.type;
+  j["type"] = joint_type_name(t);
+  if (t != JointType::Spherical && t != JointType::Free && t != JointType::Fixed) j["axis"] = num_array_json(joint.axis);
+  if (t == JointType::Helical) j["pitch"] = num_json(joint.pitch);
+  if (t == JointType::Planar && joint.plane_x) j["plane_x"] = num_array_json(*joint.plane_x);
+}
+
+// A frame: xyz, and quat or rpy as written.
+json origin_json(const OriginDesc& o) {
+  json j;
+  j["xyz"] = num_array_json(o.xyz);
+  if (o.quat) j["quat"] = num_array_json(*o.quat);
+  else j["rpy"] = num_array_json(o.rpy);
+  return j;
+}
+
+}  // namespace
+
 json model_to_json(const ModelDesc& d) {
   json doc;
   doc["format"] = "rbdref.model";
@@ -180,17 +202,9 @@ json model_to_json(const ModelDesc& d) {
     jb["parent"] = b.parent < 0 ? json(nullptr) : json(d.bodies[b.parent].name);
     json jj;
     jj["name"] = b.joint.name;
-    jj["type"] = joint_type_name(b.joint.type);
-    const JointType t = b.joint.type;
-    if (t != JointType::Spherical && t != JointType::Free && t != JointType::Fixed) jj["axis"] = num_array_json(b.joint.axis);
-    if (t == JointType::Helical) jj["pitch"] = num_json(b.joint.pitch);
-    if (t == JointType::Planar && b.joint.plane_x) jj["plane_x"] = num_array_json(*b.joint.plane_x);
+    joint_motion_json(b.joint, jj);
     jb["joint"] = jj;
-    json o;
-    o["xyz"] = num_array_json(b.origin.xyz);
-    if (b.origin.quat) o["quat"] = num_array_json(*b.origin.quat);
-    else o["rpy"] = num_array_json(b.origin.rpy);
-    jb["origin"] = o;
+    jb["origin"] = origin_json(b.origin);
     json in;
     in["mass"] = num_json(b.inertial.mass);
     in["com"] = num_array_json(b.inertial.com);
@@ -209,17 +223,10 @@ json model_to_json(const ModelDesc& d) {
     for (const LoopJointDesc& l : d.loop_joints) {
       json jl;
       jl["name"] = l.name;
-      jl["type"] = joint_type_name(l.joint.type);
-      const JointType t = l.joint.type;
-      if (t != JointType::Spherical && t != JointType::Free && t != JointType::Fixed) jl["axis"] = num_array_json(l.joint.axis);
-      if (t == JointType::Helical) jl["pitch"] = num_json(l.joint.pitch);
-      if (t == JointType::Planar && l.joint.plane_x) jl["plane_x"] = num_array_json(*l.joint.plane_x);
+      joint_motion_json(l.joint, jl);
       auto end = [&](const LoopEndDesc& e) {
-        json je;
+        json je = origin_json(e.origin);
         je["body"] = e.body < 0 ? json(nullptr) : json(d.bodies[e.body].name);
-        je["xyz"] = num_array_json(e.origin.xyz);
-        if (e.origin.quat) je["quat"] = num_array_json(*e.origin.quat);
-        else je["rpy"] = num_array_json(e.origin.rpy);
         return je;
       };
       jl["predecessor"] = end(l.pred);

@@ -75,6 +75,180 @@ CertifiedEvaluation evaluate_certified(const LoadedModel& lm, const StateDesc& s
   return out;
 }
 
+namespace {
+
+// The `loops` section (docs/formats.md): rank, mobility, the rank decision, the state's
+// consistency, the loop quantities with their digits, the methods' agreement, clusters, the
+// closed-loop inverse dynamics.
+ojson loops_json(const Evaluation& ev) {
+  const LoopSummary& L = ev.loops;
+  ojson lj;
+  lj["n_constraints"] = L.n_constraints;
+  lj["rank"] = L.rank;
+  lj["mobility"] = L.mobility;
+  lj["redundant"] = L.redundant;
+  lj["properly_constrained"] = L.redundant == 0;
+  lj["rank_decision"] = {{"method", "Gaussian elimination with complete pivoting (RBDA §8.8)"},
+                         {"threshold", L.rank_threshold}, {"smallest_pivot_kept", L.smallest_pivot},
+                         {"largest_entry_dropped", L.largest_dropped},
+                         {"rank_by_method", {{"kkt", L.rank_by_method[0]}, {"lambda_first", L.rank_by_method[1]},
+                                             {"projection", L.rank_by_method[2]}}}};
+  lj["independent_coordinates"] = L.independent;
+  lj["consistent"] = L.consistent;
+  lj["position_error"] = {{"max_abs_delta", L.position_error}, {"tolerance", L.position_tolerance}};
+  lj["velocity_error"] = {{"max_abs_K_qd", L.velocity_error}, {"tolerance", L.velocity_tolerance}};
+  lj["lambda_uniqueness"] = L.lambda_unique ? "unique" : "minimum_norm";
+  lj["frame"] = "loop-local (each loop's successor joint frame)";
+  ojson ldig, lnorm;
+  for (const Quantity& q : ev.loop_quantities) {
+    lj[q.name] = shaped(q, q.texts());
+    ldig[q.name] = shaped(q, q.digits);
+    lnorm[q.name] = q.normwise_digits;
+  }
+  lj["methods_agree_digits"] = {{"kkt_vs_lambda_first", L.agree_kkt_lambda}, {"kkt_vs_projection", L.agree_kkt_projection},
+                                {"lambda_first_vs_projection", L.agree_lambda_projection},
+                                {"lambda_kkt_vs_lambda_first", L.agree_lambda_values}};
+  lj["condition_GtHG"] = L.condition_GtHG.empty() ? ojson(nullptr) : ojson(L.condition_GtHG);
+  lj["condition_KKT"] = L.condition_KKT.empty() ? ojson(nullptr) : ojson(L.condition_KKT);
+  ojson cls = ojson::array();
+  for (const LoopSummary::Cluster& c : L.clusters) cls.push_back({{"loops", c.loops}, {"dofs", c.dofs}, {"rank", c.rank}});
+  lj["clusters"] = cls;
+  lj["active_loop_joints"] = L.active;
+  if (L.id.present)
+    lj["inverse_dynamics"] = {{"actuated", L.id.actuated},
+                              {"actuation", L.id.kind},
+                              {"unique", L.id.unique},
+                              {"producible", L.id.producible},
+                              {"residual", L.id.residual},
+                              {"qdd_consistent", L.id.qdd_consistent},
+                              {"qdd_residual", L.id.qdd_residual},
+                              {"equation", "G_uᵀ u = Gᵀ τ_ID, τ_ID = H q̈ + C - τᵃ at the state's q̈ (RBDA eq. 8.63); u in loops.u"}};
+  lj["degeneracy"] = L.message.empty() ? ojson(nullptr) : ojson(L.message);
+  lj["certified_digits"] = ldig;
+  lj["normwise_certified_digits"] = lnorm;
+  return lj;
+}
+
+// The `contacts` section (docs/formats.md, "The contacts section"): the contacts, their cases, the
+// LCP's solution or certificate, the QPs of eqs. 11.43-11.44, the impulsive step.
+ojson contacts_json(const Evaluation& ev) {
+  const ContactSummary& S = ev.contacts;
+  ojson cj;
+  cj["n_contacts"] = S.n_contacts;
+  cj["names"] = S.names;
+  cj["rigid"] = S.rigid;
+  cj["minimal_set"] = {{"contacts", S.minimal},
+                       {"rule", "RBDA §11.6: a contact whose joint-space normal t_i is a non-negative combination of the "
+                                "others' is dropped (its constraint and force are implied); tested by non-negative least squares"}};
+  cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
+  cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
+  cj["status"] = S.status;
+  cj["cases"] = S.cases;
+  cj["case_tolerances"] = {{"phi", S.phi_tolerance}, {"zeta", S.zeta_tolerance}};
+  if (S.status != "H_not_positive_definite") {
+    cj["rank"] = S.rank;
+    cj["rank_threshold"] = S.rank_threshold;
+    cj["lambda_uniqueness"] = S.lambda_unique ? "unique" : "not_unique";
+    cj["unique"] = {{"lambda", S.lambda_unique}, {"tau_c", true}, {"zeta_dot", true}, {"qdd", true}};
+    cj["solver"] = {{"method", "Lemke, lexicographic rule"}, {"pivots", S.pivots}, {"pivot_tolerance", S.pivot_tolerance},
+                    {"borderline", S.borderline}};
+  }
+  if (S.status == "solved") {
+    cj["active"] = S.active;
+    cj["residuals"] = {{"min_lambda", S.min_lambda}, {"min_zeta_dot", S.min_zeta_dot}, {"complementarity", S.complementarity},
+                        {"zeta_dot_equation", S.equation_residual}};
+    if (S.enumerated) cj["n_basic_solutions"] = S.n_basic_solutions;
+  }
+  if (!S.qp_status.empty()) {
+    ojson qp = {{"equation", "RBDA eq. 11.44: min ½(q̈ - q̈_f)ᵀH(q̈ - q̈_f) subject to Tᵀq̈ + Ṫᵀq̇ ≥ 0"},
+                {"method", "Goldfarb-Idnani dual active set, dense LDLᵀ of H"}, {"status", S.qp_status}, {"steps", S.qp_steps}};
+    if (S.qp_status == "solved" && S.status == "solved")
+      qp["agree_digits_with_lcp"] = {{"qdd", S.qp_agree_qdd}, {"tau_c", S.qp_agree_tau_c}, {"objective_11_43", S.qp_agree_objective}};
+    cj["qp"] = qp;
+  }
+  if (!S.force_qp_status.empty()) {
+    ojson fq = {{"equation", "RBDA eq. 11.43: min ½λᵀMλ + λᵀd subject to λ ≥ 0"},
+                {"method", "primal active set on the bounds, eigen-decomposition of M_FF (minimum-norm λ_F)"},
+                {"status", S.force_qp_status},
+                {"steps", S.force_qp_steps}};
+    if (S.force_qp_status == "solved" && S.status == "solved")
+      fq["agree_digits_with_lcp"] = {
+          {"zeta_dot", S.force_qp_agree_zeta_dot}, {"tau_c", S.force_qp_agree_tau_c}, {"objective", S.force_qp_agree_objective}};
+    cj["force_qp"] = fq;
+  }
+  if (S.status == "no_solution") cj["certificate_check"] = {{"dTy", S.certificate_dTy}, {"max_abs_My", S.certificate_My}};
+  cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
+  ojson cdig, cnorm;
+  ojson basic = ojson::array(), basic_dig = ojson::array();
+  ojson imp, idig, inorm, soft, sdig;
+  for (const Quantity& q : ev.contact_quantities) {
+    if (q.name.rfind("basic_solutions[", 0) == 0) {
+      basic.push_back(shaped(q, q.texts()));
+      basic_dig.push_back(shaped(q, q.digits));
+      continue;
+    }
+    if (q.name.rfind("soft.", 0) == 0) {
+      const std::string n = q.name.substr(5);
+      soft[n] = shaped(q, q.texts());
+      sdig[n] = shaped(q, q.digits);
+      continue;
+    }
+    if (q.name.rfind("impact.", 0) == 0) {
+      const std::string n = q.name.substr(7);
+      imp[n] = shaped(q, q.texts());
+      idig[n] = shaped(q, q.digits);
+      inorm[n] = q.normwise_digits;
+      continue;
+    }
+    cj[q.name] = shaped(q, q.texts());
+    cdig[q.name] = shaped(q, q.digits);
+    cnorm[q.name] = q.normwise_digits;
+  }
+  if (S.enumerated) {
+    cj["basic_solutions"] = basic;
+    cdig["basic_solutions"] = basic_dig;
+  }
+  cj["certified_digits"] = cdig;
+  cj["normwise_certified_digits"] = cnorm;
+  if (!S.soft.empty()) {
+    ojson sj;
+    sj["model"] = "RBDA §11.8: massless compliant surface, f_n = max(0, -K z - D ṗ) when touching (eq. 11.75), ż = -(K z + f_n)/D, "
+                  "f_t = f_stick = -K_t x - D_t v if |f_stick| ≤ μ f_n else μ f_n f_stick/|f_stick| (eq. 11.79), ẋ = -(K_t x + f_t)/D_t";
+    ojson names = ojson::array(), touching = ojson::array(), sticking = ojson::array();
+    for (const ContactSummary::Soft& c : S.soft) {
+      names.push_back(c.name);
+      touching.push_back(c.touching);
+      sticking.push_back(c.sticking);
+    }
+    sj["names"] = names;
+    sj["touching"] = touching;
+    sj["sticking"] = sticking;
+    for (auto it = soft.begin(); it != soft.end(); ++it) sj[it.key()] = it.value();
+    sj["certified_digits"] = sdig;
+    cj["soft"] = sj;
+  }
+  if (S.impact.present) {
+    const ContactSummary::Impact& I = S.impact;
+    ojson ij;
+    ij["model"] = I.frictional ? "sticking impact, RBDA eqs. 11.66-11.72: every contact collides, tangential motion stopped at "
+                                 "frictional contacts, ζ_z⁺ = -e ζ_z⁻; λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻"
+                               : "frictionless Newton impact, RBDA §11.7: w = Mλ + (1 + E)ζ⁻ ≥ 0, λ ≥ 0, λᵀw = 0; u = Tλ = H Δq̇";
+    ij["status"] = I.ok ? "solved" : "failed";
+    ij["message"] = I.message.empty() ? ojson(nullptr) : ojson(I.message);
+    ij["receiving_impulse"] = I.receiving;
+    if (I.frictional) ij["in_friction_cone"] = I.in_cone;
+    if (!I.energy_change.empty()) ij["kinetic_energy_change"] = I.energy_change;
+    if (!I.energy_change_closed_form.empty()) ij["kinetic_energy_change_closed_form"] = I.energy_change_closed_form;
+    for (auto it = imp.begin(); it != imp.end(); ++it) ij[it.key()] = it.value();
+    ij["certified_digits"] = idig;
+    ij["normwise_certified_digits"] = inorm;
+    cj["impact"] = ij;
+  }
+  return cj;
+}
+
+}  // namespace
+
 EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const std::string& state_file, bool floating_base,
                            const CertifiedEvaluation& r) {
   EvalDocument out;
@@ -128,169 +302,8 @@ EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const 
     normwise[q.name] = q.normwise_digits;
   }
   if (!ev.find("qdd")) doc["qdd"] = nullptr;
-  if (ev.loops.present) {
-    const LoopSummary& L = ev.loops;
-    ojson lj;
-    lj["n_constraints"] = L.n_constraints;
-    lj["rank"] = L.rank;
-    lj["mobility"] = L.mobility;
-    lj["redundant"] = L.redundant;
-    lj["properly_constrained"] = L.redundant == 0;
-    lj["rank_decision"] = {{"method", "Gaussian elimination with complete pivoting (RBDA §8.8)"},
-                           {"threshold", L.rank_threshold}, {"smallest_pivot_kept", L.smallest_pivot},
-                           {"largest_entry_dropped", L.largest_dropped},
-                           {"rank_by_method", {{"kkt", L.rank_by_method[0]}, {"lambda_first", L.rank_by_method[1]},
-                                               {"projection", L.rank_by_method[2]}}}};
-    lj["independent_coordinates"] = L.independent;
-    lj["consistent"] = L.consistent;
-    lj["position_error"] = {{"max_abs_delta", L.position_error}, {"tolerance", L.position_tolerance}};
-    lj["velocity_error"] = {{"max_abs_K_qd", L.velocity_error}, {"tolerance", L.velocity_tolerance}};
-    lj["lambda_uniqueness"] = L.lambda_unique ? "unique" : "minimum_norm";
-    lj["frame"] = "loop-local (each loop's successor joint frame)";
-    ojson ldig, lnorm;
-    for (const Quantity& q : ev.loop_quantities) {
-      lj[q.name] = shaped(q, q.texts());
-      ldig[q.name] = shaped(q, q.digits);
-      lnorm[q.name] = q.normwise_digits;
-    }
-    lj["methods_agree_digits"] = {{"kkt_vs_lambda_first", L.agree_kkt_lambda}, {"kkt_vs_projection", L.agree_kkt_projection},
-                                  {"lambda_first_vs_projection", L.agree_lambda_projection},
-                                  {"lambda_kkt_vs_lambda_first", L.agree_lambda_values}};
-    lj["condition_GtHG"] = L.condition_GtHG.empty() ? ojson(nullptr) : ojson(L.condition_GtHG);
-    lj["condition_KKT"] = L.condition_KKT.empty() ? ojson(nullptr) : ojson(L.condition_KKT);
-    ojson cls = ojson::array();
-    for (const LoopSummary::Cluster& c : L.clusters) cls.push_back({{"loops", c.loops}, {"dofs", c.dofs}, {"rank", c.rank}});
-    lj["clusters"] = cls;
-    lj["active_loop_joints"] = L.active;
-    if (L.id.present)
-      lj["inverse_dynamics"] = {{"actuated", L.id.actuated},
-                                {"actuation", L.id.kind},
-                                {"unique", L.id.unique},
-                                {"producible", L.id.producible},
-                                {"residual", L.id.residual},
-                                {"qdd_consistent", L.id.qdd_consistent},
-                                {"qdd_residual", L.id.qdd_residual},
-                                {"equation", "G_uᵀ u = Gᵀ τ_ID, τ_ID = H q̈ + C - τᵃ at the state's q̈ (RBDA eq. 8.63); u in loops.u"}};
-    lj["degeneracy"] = L.message.empty() ? ojson(nullptr) : ojson(L.message);
-    lj["certified_digits"] = ldig;
-    lj["normwise_certified_digits"] = lnorm;
-    doc["loops"] = lj;
-  }
-  if (ev.contacts.present) {
-    const ContactSummary& S = ev.contacts;
-    ojson cj;
-    cj["n_contacts"] = S.n_contacts;
-    cj["names"] = S.names;
-    cj["rigid"] = S.rigid;
-    cj["minimal_set"] = {{"contacts", S.minimal},
-                         {"rule", "RBDA §11.6: a contact whose joint-space normal t_i is a non-negative combination of the "
-                                  "others' is dropped (its constraint and force are implied); tested by non-negative least squares"}};
-    cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
-    cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
-    cj["status"] = S.status;
-    cj["cases"] = S.cases;
-    cj["case_tolerances"] = {{"phi", S.phi_tolerance}, {"zeta", S.zeta_tolerance}};
-    if (S.status != "H_not_positive_definite") {
-      cj["rank"] = S.rank;
-      cj["rank_threshold"] = S.rank_threshold;
-      cj["lambda_uniqueness"] = S.lambda_unique ? "unique" : "not_unique";
-      cj["unique"] = {{"lambda", S.lambda_unique}, {"tau_c", true}, {"zeta_dot", true}, {"qdd", true}};
-      cj["solver"] = {{"method", "Lemke, lexicographic rule"}, {"pivots", S.pivots}, {"pivot_tolerance", S.pivot_tolerance},
-                      {"borderline", S.borderline}};
-    }
-    if (S.status == "solved") {
-      cj["active"] = S.active;
-      cj["residuals"] = {{"min_lambda", S.min_lambda}, {"min_zeta_dot", S.min_zeta_dot}, {"complementarity", S.complementarity},
-                          {"zeta_dot_equation", S.equation_residual}};
-      if (S.enumerated) cj["n_basic_solutions"] = S.n_basic_solutions;
-    }
-    if (!S.qp_status.empty()) {
-      ojson qp = {{"equation", "RBDA eq. 11.44: min ½(q̈ - q̈_f)ᵀH(q̈ - q̈_f) subject to Tᵀq̈ + Ṫᵀq̇ ≥ 0"},
-                  {"method", "Goldfarb-Idnani dual active set, dense LDLᵀ of H"}, {"status", S.qp_status}, {"steps", S.qp_steps}};
-      if (S.qp_status == "solved" && S.status == "solved")
-        qp["agree_digits_with_lcp"] = {{"qdd", S.qp_agree_qdd}, {"tau_c", S.qp_agree_tau_c}, {"objective_11_43", S.qp_agree_objective}};
-      cj["qp"] = qp;
-    }
-    if (!S.force_qp_status.empty()) {
-      ojson fq = {{"equation", "RBDA eq. 11.43: min ½λᵀMλ + λᵀd subject to λ ≥ 0"},
-                  {"method", "primal active set on the bounds, eigen-decomposition of M_FF (minimum-norm λ_F)"},
-                  {"status", S.force_qp_status},
-                  {"steps", S.force_qp_steps}};
-      if (S.force_qp_status == "solved" && S.status == "solved")
-        fq["agree_digits_with_lcp"] = {
-            {"zeta_dot", S.force_qp_agree_zeta_dot}, {"tau_c", S.force_qp_agree_tau_c}, {"objective", S.force_qp_agree_objective}};
-      cj["force_qp"] = fq;
-    }
-    if (S.status == "no_solution") cj["certificate_check"] = {{"dTy", S.certificate_dTy}, {"max_abs_My", S.certificate_My}};
-    cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
-    ojson cdig, cnorm;
-    ojson basic = ojson::array(), basic_dig = ojson::array();
-    ojson imp, idig, inorm, soft, sdig;
-    for (const Quantity& q : ev.contact_quantities) {
-      if (q.name.rfind("basic_solutions[", 0) == 0) {
-        basic.push_back(shaped(q, q.texts()));
-        basic_dig.push_back(shaped(q, q.digits));
-        continue;
-      }
-      if (q.name.rfind("soft.", 0) == 0) {
-        const std::string n = q.name.substr(5);
-        soft[n] = shaped(q, q.texts());
-        sdig[n] = shaped(q, q.digits);
-        continue;
-      }
-      if (q.name.rfind("impact.", 0) == 0) {
-        const std::string n = q.name.substr(7);
-        imp[n] = shaped(q, q.texts());
-        idig[n] = shaped(q, q.digits);
-        inorm[n] = q.normwise_digits;
-        continue;
-      }
-      cj[q.name] = shaped(q, q.texts());
-      cdig[q.name] = shaped(q, q.digits);
-      cnorm[q.name] = q.normwise_digits;
-    }
-    if (S.enumerated) {
-      cj["basic_solutions"] = basic;
-      cdig["basic_solutions"] = basic_dig;
-    }
-    cj["certified_digits"] = cdig;
-    cj["normwise_certified_digits"] = cnorm;
-    if (!S.soft.empty()) {
-      ojson sj;
-      sj["model"] = "RBDA §11.8: massless compliant surface, f_n = max(0, -K z - D ṗ) when touching (eq. 11.75), ż = -(K z + f_n)/D, "
-                    "f_t = f_stick = -K_t x - D_t v if |f_stick| ≤ μ f_n else μ f_n f_stick/|f_stick| (eq. 11.79), ẋ = -(K_t x + f_t)/D_t";
-      ojson names = ojson::array(), touching = ojson::array(), sticking = ojson::array();
-      for (const ContactSummary::Soft& c : S.soft) {
-        names.push_back(c.name);
-        touching.push_back(c.touching);
-        sticking.push_back(c.sticking);
-      }
-      sj["names"] = names;
-      sj["touching"] = touching;
-      sj["sticking"] = sticking;
-      for (auto it = soft.begin(); it != soft.end(); ++it) sj[it.key()] = it.value();
-      sj["certified_digits"] = sdig;
-      cj["soft"] = sj;
-    }
-    if (S.impact.present) {
-      const ContactSummary::Impact& I = S.impact;
-      ojson ij;
-      ij["model"] = I.frictional ? "sticking impact, RBDA eqs. 11.66-11.72: every contact collides, tangential motion stopped at "
-                                   "frictional contacts, ζ_z⁺ = -e ζ_z⁻; λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻"
-                                 : "frictionless Newton impact, RBDA §11.7: w = Mλ + (1 + E)ζ⁻ ≥ 0, λ ≥ 0, λᵀw = 0; u = Tλ = H Δq̇";
-      ij["status"] = I.ok ? "solved" : "failed";
-      ij["message"] = I.message.empty() ? ojson(nullptr) : ojson(I.message);
-      ij["receiving_impulse"] = I.receiving;
-      if (I.frictional) ij["in_friction_cone"] = I.in_cone;
-      if (!I.energy_change.empty()) ij["kinetic_energy_change"] = I.energy_change;
-      if (!I.energy_change_closed_form.empty()) ij["kinetic_energy_change_closed_form"] = I.energy_change_closed_form;
-      for (auto it = imp.begin(); it != imp.end(); ++it) ij[it.key()] = it.value();
-      ij["certified_digits"] = idig;
-      ij["normwise_certified_digits"] = inorm;
-      cj["impact"] = ij;
-    }
-    doc["contacts"] = cj;
-  }
+  if (ev.loops.present) doc["loops"] = loops_json(ev);
+  if (ev.contacts.present) doc["contacts"] = contacts_json(ev);
   doc["certified_digits"] = digits;
   doc["min_certified_digits"] = min_digits;
   doc["normwise_certified_digits"] = normwise;
