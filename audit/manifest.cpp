@@ -20,11 +20,7 @@ std::vector<ManifestEntry> read_manifest(const std::string& path) {
     const json& j = doc["models"][k];
     const std::string p = "models[" + std::to_string(k) + "]";
     if (!j.is_object()) throw InputError(path, p, "expected an object with name and file");
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "name" && it.key() != "file" && it.key() != "loops" && it.key() != "contacts" &&
-          it.key() != "floating_base" && it.key() != "samples" && it.key() != "seed" && it.key() != "description")
-        throw InputError(path, p + "." + it.key(),
-                         "unknown field (expected name, file, loops, contacts, floating_base, samples, seed, description)");
+    known_fields(j, {"name", "file", "loops", "contacts", "floating_base", "samples", "seed", "description"}, path, p);
     ManifestEntry e;
     // The name names output files (golden/<name>.fixture.json, <engine>/<name>.report.json).
     if (!j.contains("name") || !j["name"].is_string() || j["name"].get<std::string>().empty() ||

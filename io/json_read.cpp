@@ -146,4 +146,18 @@ std::string JsonFields::str(const json& obj, const std::string& key, const std::
   return j.get<std::string>();
 }
 
+void known_fields(const json& obj, const std::vector<const char*>& keys, const std::string& file, const std::string& path) {
+  if (!obj.is_object()) return;
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    std::string list;
+    bool known = false;
+    for (const char* k : keys) {
+      known = known || it.key() == k;
+      list += (list.empty() ? "" : ", ") + std::string(k);
+    }
+    if (!known)
+      throw InputError(file, path.empty() ? it.key() : path + "." + it.key(), "unknown field (expected one of " + list + ")");
+  }
+}
+
 }  // namespace rbd

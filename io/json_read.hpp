@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace rbd {
 
@@ -22,6 +23,10 @@ struct JsonFields {
   // obj[key] as a string; InputError "expected a string" otherwise.
   std::string str(const json& obj, const std::string& key, const std::string& path) const;
 };
+
+// Every key of obj (when it is an object) one of `keys`; InputError naming path.key, "unknown field
+// (expected one of ...)", otherwise.
+void known_fields(const json& obj, const std::vector<const char*>& keys, const std::string& file, const std::string& path);
 
 // Reads and parses a JSON file; InputError on a missing file, a syntax error (with position), a
 // number out of the range of a double, or a key given twice in one object.

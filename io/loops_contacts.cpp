@@ -11,7 +11,6 @@
 
 namespace rbd {
 
-using io_detail::known_fields;
 using io_detail::member;
 using io_detail::num_array;
 using io_detail::read_joint_motion;
@@ -121,14 +120,21 @@ std::pair<const json*, std::string> file_entries(const json& doc, const std::str
   return {&doc, ""};
 }
 
+// The entries of a loops or contacts file, read by `read`, each remembering the file.
+template <class Desc, class Read>
+std::vector<Desc> read_entries_file(const std::string& path, const ModelDesc& d, const char* key, const std::string& what,
+                                    Read read) {
+  const json doc = read_json_file(path);
+  const auto [arr, where] = file_entries(doc, path, key, what);
+  std::vector<Desc> out = read(*arr, d, path, where, LoopSyntax::LoopsFile);
+  for (Desc& x : out) x.file = path;
+  return out;
+}
+
 }  // namespace
 
 std::vector<LoopJointDesc> read_loops_file(const std::string& path, const ModelDesc& d) {
-  const json doc = read_json_file(path);
-  const auto [arr, where] = file_entries(doc, path, "loops", "loop joints");
-  std::vector<LoopJointDesc> out = read_loop_joints(*arr, d, path, where, LoopSyntax::LoopsFile);
-  for (LoopJointDesc& l : out) l.file = path;
-  return out;
+  return read_entries_file<LoopJointDesc>(path, d, "loops", "loop joints", read_loop_joints);
 }
 
 std::vector<ContactDesc> read_contacts(const json& arr, const ModelDesc& d, const std::string& file, const std::string& path,
@@ -252,11 +258,7 @@ std::vector<ContactDesc> read_contacts(const json& arr, const ModelDesc& d, cons
 }
 
 std::vector<ContactDesc> read_contacts_file(const std::string& path, const ModelDesc& d) {
-  const json doc = read_json_file(path);
-  const auto [arr, where] = file_entries(doc, path, "contacts", "contacts");
-  std::vector<ContactDesc> out = read_contacts(*arr, d, path, where, LoopSyntax::LoopsFile);
-  for (ContactDesc& c : out) c.file = path;
-  return out;
+  return read_entries_file<ContactDesc>(path, d, "contacts", "contacts", read_contacts);
 }
 
 }  // namespace rbd

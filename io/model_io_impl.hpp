@@ -13,9 +13,6 @@ namespace rbd::io_detail {
 
 const json& member(const json& obj, const char* key, const std::string& file, const std::string& path);
 
-// A field the format does not define is refused, not ignored: a misspelt "orign" or "intertial_rpy"
-// would otherwise leave that part of the model at its default without a word.
-void known_fields(const json& obj, const std::vector<const char*>& keys, const std::string& file, const std::string& path);
 
 template <size_t N>
 std::array<Num, N> num_array(const json& j, const std::string& file, const std::string& path) {

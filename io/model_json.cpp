@@ -22,19 +22,6 @@ const json& member(const json& obj, const char* key, const std::string& file, co
   return *it;
 }
 
-void known_fields(const json& obj, const std::vector<const char*>& keys, const std::string& file, const std::string& path) {
-  if (!obj.is_object()) return;
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    std::string list;
-    bool known = false;
-    for (const char* k : keys) {
-      known = known || it.key() == k;
-      list += (list.empty() ? "" : ", ") + std::string(k);
-    }
-    if (!known)
-      throw InputError(file, path.empty() ? it.key() : path + "." + it.key(), "unknown field (expected one of " + list + ")");
-  }
-}
 
 OriginDesc read_origin(const json& o, const std::string& file, const std::string& op, std::initializer_list<const char*> extra) {
   OriginDesc out;
@@ -70,7 +57,6 @@ void read_joint_motion(const json& jj, const std::string& file, const std::strin
 }  // namespace io_detail
 
 using io_detail::kInertiaKeys;
-using io_detail::known_fields;
 using io_detail::member;
 using io_detail::num_array;
 using io_detail::read_joint_motion;

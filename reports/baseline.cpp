@@ -44,11 +44,7 @@ Baseline from_baseline(const json& doc, const std::string& path) {
     const json& j = doc["runs"][k];
     const std::string at = "runs[" + std::to_string(k) + "]";
     if (!j.is_object()) throw InputError(path, at, "expected an object with engine, model, status");
-    for (auto it = j.begin(); it != j.end(); ++it)
-      if (it.key() != "engine" && it.key() != "model" && it.key() != "status" && it.key() != "digits" &&
-          it.key() != "known_failures" && it.key() != "diagnosis" && it.key() != "reason" && it.key() != "margin_digits")
-        throw InputError(path, at + "." + it.key(),
-                         "unknown field (expected engine, model, status, digits, known_failures, diagnosis, reason, margin_digits)");
+    known_fields(j, {"engine", "model", "status", "digits", "known_failures", "diagnosis", "reason", "margin_digits"}, path, at);
     BaselineEntry e;
     e.engine = read_name(j, "engine", path, at);
     e.model = read_name(j, "model", path, at);

@@ -133,10 +133,7 @@ ojson loops_json(const Evaluation& ev) {
 // LCP's solution or certificate, the QPs of eqs. 11.43-11.44, the impulsive step.
 ojson contacts_json(const Evaluation& ev) {
   const ContactSummary& S = ev.contacts;
-  ojson cj;
-  cj["n_contacts"] = S.n_contacts;
-  cj["names"] = S.names;
-  cj["rigid"] = S.rigid;
+  ojson cj = {{"n_contacts", S.n_contacts}, {"names", S.names}, {"rigid", S.rigid}};
   cj["minimal_set"] = {{"contacts", S.minimal},
                        {"rule", "RBDA §11.6: a contact whose joint-space normal t_i is a non-negative combination of the "
                                 "others' is dropped (its constraint and force are implied); tested by non-negative least squares"}};

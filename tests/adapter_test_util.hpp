@@ -8,6 +8,7 @@
 #pragma once
 
 #include "checks/random_model.hpp"
+#include "tests/test_paths.hpp"
 #include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/model_io.hpp"
@@ -36,7 +37,7 @@ inline const Precision& bin50p() {
 
 // fixtures/golden/MODEL.fixture.json below the source tree.
 inline std::string golden_file(const std::string& model) {
-  return std::string(RBDREF_SOURCE_DIR) + "/fixtures/golden/" + model + ".fixture.json";
+  return std::string(::rbd::test::kSourceDir) + "/fixtures/golden/" + model + ".fixture.json";
 }
 
 // The bundled trees whose golden fixtures every tree adapter is run on.
@@ -178,7 +179,7 @@ inline void expect_urdf_import_matches(const EngineAdapter& a) {
   const Fixture f = read_fixture_file(file);
   ASSERT_EQ(a.unsupported(f), "");
   EXPECT_THROW(a.run(f, file), EngineError);
-  const EngineOutput e = a.run_source(f, file, std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/double_pendulum.urdf");
+  const EngineOutput e = a.run_source(f, file, std::string(::rbd::test::kSourceDir) + "/fixtures/models/double_pendulum.urdf");
   EXPECT_EQ(e.model_echo.value("status", ""), "match") << e.model_echo.dump(1);
   EXPECT_TRUE(compare_in_memory(f, file, e).passed);
 }
@@ -225,7 +226,7 @@ inline LoadedModel load_with_contacts(const std::string& model, const std::strin
   LoadOptions lo;
   lo.floating_base = floating;
   lo.contacts_file = file;
-  LoadedModel lm = load_model(std::string(RBDREF_SOURCE_DIR) + "/" + model, lo);
+  LoadedModel lm = load_model(std::string(::rbd::test::kSourceDir) + "/" + model, lo);
   fs::remove_all(dir);
   return lm;
 }

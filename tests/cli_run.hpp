@@ -1,4 +1,4 @@
-// Runs the real `rbdref` command (RBDREF_CLI) for the end-to-end tests: no shell (the arguments
+// Runs the real `rbdref` command (::rbd::test::kRbdrefCli) for the end-to-end tests: no shell (the arguments
 // are passed as given, so file names and empty strings need no quoting), stdout and stderr
 // captured through files in a folder of the caller's choosing (never the folder under test), and
 // the way the process ended reported exactly: an exit status, or the signal that killed it. A
@@ -7,6 +7,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include "tests/test_paths.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,7 +40,7 @@ inline std::string slurp(const std::string& path) {
 // runs in `cwd` when one is given (the caller's working directory otherwise).
 inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "") {
   const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
-  std::vector<std::string> argv_s{RBDREF_CLI};
+  std::vector<std::string> argv_s{::rbd::test::kRbdrefCli};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());

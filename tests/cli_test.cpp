@@ -1,6 +1,7 @@
 // `rbdref eval` end to end: the real command on real files. Bad input of every kind gives exit
 // status 2, a message naming the file and the field, and no output file.
 #include "certify/evaluate.hpp"
+#include "tests/test_paths.hpp"
 #include "engines/adapter.hpp"
 #include "io/engine_output.hpp"
 #include "reference/numeric/scalar.hpp"
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 
 class Cli : public CliFolderTest {
  protected:
-  static std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+  static std::string src(const std::string& rel) { return std::string(::rbd::test::kSourceDir) + "/" + rel; }
 
   // Runs eval expecting bad input: status 2, the message names `file` and `field`, no output.
   void expect_bad(const std::string& args, const std::string& file, const std::string& field) {

@@ -6,6 +6,7 @@
 // must be found (sample, entry, ~8 digits) and fail; bad input of every kind is exit status 2
 // with nothing written.
 #include "fixtures/fixture.hpp"
+#include "tests/test_paths.hpp"
 #include "io/engine_output.hpp"
 #include "reports/compare.hpp"
 #include "tests/cli_run.hpp"
@@ -28,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+std::string src(const std::string& rel) { return std::string(::rbd::test::kSourceDir) + "/" + rel; }
 
 // The double pendulum with 4 samples (home, near_singular, 2 random) at bin50, certified against
 // bin100. Made once for the whole file.

@@ -8,6 +8,7 @@
 // check must hold; the same numbers with a planted error (λ's sign, a relative 1e-7 on one λ, the
 // impact not applied) must fail the check or the score that guards against it.
 #include "checks/contact_checks.hpp"
+#include "tests/test_paths.hpp"
 #include "tests/cli_run.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/engine_output.hpp"
@@ -28,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+std::string src(const std::string& rel) { return std::string(::rbd::test::kSourceDir) + "/" + rel; }
 
 const Precision& bin50p() {
   static const Precision p = *Precision::parse("bin50");

@@ -6,6 +6,7 @@
 // command that loads models, with exit status 2, the stated message and no file written. Every
 // file of the folder must have an entry.
 #include "fixtures/fixture.hpp"
+#include "tests/test_paths.hpp"
 #include "tests/cli_run.hpp"
 
 #include <gtest/gtest.h>
@@ -25,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kCorpus = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus";
+const std::string kCorpus = std::string(::rbd::test::kSourceDir) + "/tests/data/urdf_corpus";
 
 // One expected warning: every part must occur in the same warning.
 using Warning = std::vector<std::string>;

@@ -4,6 +4,7 @@
 // rigid LCP at rest (up to its CFM) and follow DART's velocity-level model, predicted exactly, in
 // motion (engines/dart/dart_adapter.hpp).
 #include "engines/dart/dart_adapter.hpp"
+#include "tests/test_paths.hpp"
 #include "reports/compare.hpp"
 #include "tests/adapter_test_util.hpp"
 
@@ -63,7 +64,7 @@ LoadedModel for_dart(LoadedModel lm) {
   return lm;
 }
 LoadedModel all_joints_for_dart(bool helical) {
-  return for_dart(load_model(std::string(RBDREF_SOURCE_DIR) +
+  return for_dart(load_model(std::string(::rbd::test::kSourceDir) +
                              (helical ? "/fixtures/models/all_joints.json" : "/fixtures/models/all_joints_no_helical.json")));
 }
 TEST(DartAdapter, EveryJointTypeDartHas) {
@@ -169,7 +170,7 @@ namespace {
 // is wrong in its leading digits: an import difference, which the echo names.
 TEST(DartUrdf, LoadsTheUrdfAndItsEchoFindsTheDefaultMassOfBareLinks) {
   const auto a = make_dart_urdf_adapter();
-  const std::string models = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/";
+  const std::string models = std::string(::rbd::test::kSourceDir) + "/fixtures/models/";
   for (const auto& [name, urdf] : std::vector<std::pair<std::string, std::string>>{
            {"double_pendulum", "double_pendulum.urdf"}, {"arm7", "arm7.urdf"}, {"box_contacts", "contacts/box.urdf"}}) {
     const Fixture f = read_fixture_file(golden_file(name));

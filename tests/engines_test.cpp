@@ -5,6 +5,7 @@
 // pendulum with contacts the adapter's outputs carry contact_* (impact_*) exactly when it declares
 // contacts (the impulsive step), and never a quantity it does not declare.
 #include "engines/adapter.hpp"
+#include "tests/test_paths.hpp"
 #include "io/model_io.hpp"
 #include "tests/adapter_test_util.hpp"
 
@@ -21,7 +22,7 @@ namespace rbd::test {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kSrc = RBDREF_SOURCE_DIR;
+const std::string kSrc = ::rbd::test::kSourceDir;
 
 bool has(const std::vector<JointType>& v, JointType t) { return std::find(v.begin(), v.end(), t) != v.end(); }
 

@@ -7,6 +7,7 @@
 // audit` runs the engines on bundled and user models (a fixture cached by model hash) and judges
 // them against a baseline; `rbdref hunt` finds, shrinks and writes a reproducer.
 #include "engines/adapter.hpp"
+#include "tests/test_paths.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/engine_output.hpp"
 #include "tests/cli_run.hpp"
@@ -260,7 +261,7 @@ TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
 // non-physical inertia (MuJoCo, Simbody) reports the model unsupported, with the body named.
 TEST_F(FixtureCli, AuditRunsTheUsersOwnModelsWithACachedFixture) {
   std::string err;
-  const std::string urdf = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/anymal_style_quadruped.urdf";
+  const std::string urdf = std::string(::rbd::test::kSourceDir) + "/tests/data/urdf_corpus/anymal_style_quadruped.urdf";
   // dart-urdf is left out: DART's URDF loader gives this quadruped's bare frames (imu_link,
   // LF_hip_fixed, ...) 1 kg each, a model-import finding of the DART adapter's test.
   std::string engines;
@@ -300,7 +301,7 @@ TEST_F(FixtureCli, AuditRunsTheUsersOwnModelsWithACachedFixture) {
   EXPECT_EQ(exit_status("audit --model " + path("nosuch.urdf") + " --out " + path("c"), &err), 2);
   EXPECT_NE(err.find("nosuch.urdf"), std::string::npos) << err;
 #ifdef RBDREF_HAVE_MUJOCO
-  ASSERT_EQ(exit_status("audit --engines mujoco --no-cache --samples 2 --model " + std::string(RBDREF_SOURCE_DIR) +
+  ASSERT_EQ(exit_status("audit --engines mujoco --no-cache --samples 2 --model " + std::string(::rbd::test::kSourceDir) +
                     "/tests/data/urdf_corpus/nonphysical_inertia_arm.urdf --out " + path("d"), &err), 0) << err;
   const json d = read_json_file(path("d/audit.json"));
   ASSERT_EQ(d["runs"].size(), 1u);

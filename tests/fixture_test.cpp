@@ -4,6 +4,7 @@
 // stores, and a malformed tree-layout row named by its field. The same formats through the
 // `rbdref` commands, bad input included, are the FixtureCli tests'.
 #include "io/engine_output.hpp"
+#include "tests/test_paths.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/json_stream.hpp"
 #include "tests/fixture_test_util.hpp"
@@ -149,7 +150,7 @@ TEST(Fixture, StreamedFixtureIsTheSameDocument) {
 // says: the same entries, within the stored rounding, digits within one (version 2 certified from
 // the decimal text; now from the values themselves).
 TEST(Fixture, Version2FixturesAreStillRead) {
-  const std::string file = std::string(RBDREF_SOURCE_DIR) + "/tests/data/fixtures_v2/double_pendulum_v2.json";
+  const std::string file = std::string(::rbd::test::kSourceDir) + "/tests/data/fixtures_v2/double_pendulum_v2.json";
   const Fixture old = read_fixture_file(file);
   ASSERT_EQ(old.samples.size(), 8u);
   const Fixture now = make_fixture(load_model(kData + "/models/double_pendulum.urdf"), 8, old.seed, *Precision::parse("bin50"));

@@ -3,13 +3,14 @@
 #pragma once
 
 #include "fixtures/fixture.hpp"
+#include "tests/test_paths.hpp"
 
 #include <string>
 
 namespace rbd::test {
 
 // fixtures/ below the source tree: models/, golden/, baseline.json.
-inline const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
+inline const std::string kData = std::string(::rbd::test::kSourceDir) + "/fixtures";
 
 inline const Fixture& small_fixture() {
   static const Fixture f = make_fixture(load_model(kData + "/models/double_pendulum.urdf"), 3, 11, *Precision::parse("bin50"));

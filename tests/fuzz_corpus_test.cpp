@@ -3,6 +3,7 @@
 // past findings (fuzz/regressions/<target>/) must each be read or rejected with an InputError.
 // A reproducer file is named after the finding it reproduces (docs/fuzzing.md).
 #include "fuzz/harness.hpp"
+#include "tests/test_paths.hpp"
 #include "io/io_util.hpp"
 #include "io/model_io.hpp"
 
@@ -15,7 +16,7 @@ namespace rbd::test {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kFuzz = fs::path(RBDREF_SOURCE_DIR) / "fuzz";
+const fs::path kFuzz = fs::path(::rbd::test::kSourceDir) / "fuzz";
 
 std::vector<fs::path> files_in(const fs::path& dir) {
   std::vector<fs::path> out;

@@ -3,6 +3,7 @@
 // fixed-base tree (the corpus's hand: H from TreeIdSolver_RNE columns, no q̈); a floating base and
 // loop joints refused with the joint named.
 #include "engines/kdl/kdl_adapter.hpp"
+#include "tests/test_paths.hpp"
 #include "reports/compare.hpp"
 #include "tests/adapter_test_util.hpp"
 
@@ -36,7 +37,7 @@ TEST(KdlAdapter, BundledChainsMatchTheGoldenFixtures) {
 }
 
 TEST(KdlAdapter, BranchedTreeFromTheCorpus) {
-  const LoadedModel lm = load_model(std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/dexterous_hand.urdf");
+  const LoadedModel lm = load_model(std::string(::rbd::test::kSourceDir) + "/tests/data/urdf_corpus/dexterous_hand.urdf");
   const Fixture f = make_fixture(lm, 3, 5, bin50p());
   expect_within_tolerance(f, "dexterous_hand (made in memory)", {"H", "C", "tau"});
 }

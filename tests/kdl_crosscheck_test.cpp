@@ -4,6 +4,7 @@
 // Agreement to ~13 digits shows that both read the URDF the same way (origins, rpy, axes,
 // inertial frames, fixed-joint merging) — the place where engines most often differ.
 #include "io/model_io.hpp"
+#include "tests/test_paths.hpp"
 #include "reference/tree/crba.hpp"
 #include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
@@ -26,7 +27,7 @@ void PrintTo(const KdlCase& c, std::ostream* os) { *os << c.file; }
 class KdlCrossCheck : public ::testing::TestWithParam<KdlCase> {};
 
 TEST_P(KdlCrossCheck, InverseDynamicsAndMassMatrixAgreeWithKdl) {
-  const std::string path = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/" + GetParam().file;
+  const std::string path = std::string(::rbd::test::kSourceDir) + "/fixtures/models/" + GetParam().file;
   const LoadedModel lm = load_model(path);
   const Model<bin50> m = build_model<bin50>(lm.desc);
   KDL::Tree tree;

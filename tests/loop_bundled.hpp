@@ -4,6 +4,7 @@
 #pragma once
 
 #include "io/model_io.hpp"
+#include "tests/test_paths.hpp"
 #include "io/state_io.hpp"
 
 #include <string>
@@ -22,7 +23,7 @@ inline const BundledLoop kBundledLoops[] = {
     {"ladder4", false, 12, 20, 8, 4},       {"far_fourbar", false, 3, 5, 2, 1},    {"far_fourbar_floating", true, 9, 5, 2, 7},
 };
 
-inline std::string loops_dir() { return std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/"; }
+inline std::string loops_dir() { return std::string(::rbd::test::kSourceDir) + "/fixtures/models/loops/"; }
 
 // The URDF with its loops file, or (canonical) the version-2 JSON that embeds the loops.
 inline LoadedModel load_bundled(const BundledLoop& b, bool canonical = false) {

@@ -18,6 +18,7 @@
 //    loop's k (its velocity-product terms, eq. 8.47) must cancel exactly. Dropping v_s × v_p from
 //    k, or flipping ε_lj, breaks it (planted once each; see the closing note of issue 9).
 #include "io/model_io.hpp"
+#include "tests/test_paths.hpp"
 #include "reference/tree/crba.hpp"
 #include "reference/loops/constraints.hpp"
 #include "reference/loops/fd_kkt.hpp"
@@ -322,7 +323,7 @@ TYPED_TEST(Loops, ChosenIndependentCoordinates) {
 // The bundled parallelogram (fixtures/models/loops): a URDF tree and a loops file, through the
 // readers, in a vertical plane (axes along y, URDF's gravity -z): the same closed form.
 TEST(LoopModel, BundledParallelogramThroughTheReaders) {
-  const std::string dir = std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/";
+  const std::string dir = std::string(::rbd::test::kSourceDir) + "/fixtures/models/loops/";
   LoadOptions lo;
   lo.loops_file = dir + "parallelogram.loops.json";
   const LoadedModel lm = load_model(dir + "parallelogram.urdf", lo);

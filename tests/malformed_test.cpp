@@ -9,6 +9,7 @@
 // outputs. Every file of the corpus (but the generator, the manifest, README.md and support/) must
 // be used by a case.
 #include "tests/cli_run.hpp"
+#include "tests/test_paths.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -31,7 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kCorpus = std::string(RBDREF_SOURCE_DIR) + "/tests/data/malformed";
+const std::string kCorpus = std::string(::rbd::test::kSourceDir) + "/tests/data/malformed";
 
 const json& manifest() {
   static const json m = json::parse(slurp(kCorpus + "/manifest.json"));

@@ -1,6 +1,7 @@
 // The real MuJoCo (Debian libmujoco 2.2.2) through the adapter, on every bundled model's golden
 // fixture, and the proof that the free-joint map is right (and that a wrong one is caught).
 #include "checks/random_model.hpp"
+#include "tests/test_paths.hpp"
 #include "engines/mujoco/mujoco_adapter.hpp"
 #include "engines/values.hpp"
 #include "reports/compare.hpp"
@@ -15,7 +16,7 @@
 namespace rbd::test {
 namespace {
 
-const std::string kData = std::string(RBDREF_SOURCE_DIR) + "/fixtures";
+const std::string kData = std::string(::rbd::test::kSourceDir) + "/fixtures";
 
 // ModelCase::min_digits: H, C, tau at least this; qdd, L and D at least this minus log10 κ(H).
 class MujocoOnBundledModel : public ::testing::TestWithParam<ModelCase> {};
@@ -275,7 +276,7 @@ TEST(MujocoUrdf, ImportsTheUrdfAndItsEchoFindsTheInertiaItChanges) {
 // own inertias MuJoCo refuses before it fuses them (the ANYmal-style quadruped's bare frames) is a
 // refusal (EngineRefusal: the audit's "refused"), not a failure.
 TEST(MujocoUrdf, MissingMeshesAreStrippedAndOwnInertiaChecksAreRefusals) {
-  const std::string corpus = std::string(RBDREF_SOURCE_DIR) + "/tests/data/urdf_corpus/";
+  const std::string corpus = std::string(::rbd::test::kSourceDir) + "/tests/data/urdf_corpus/";
   const auto a = make_mujoco_urdf_adapter();
   {
     const Fixture f = make_fixture(load_model(corpus + "ur_style_arm.urdf"), 2, 3, bin50p());

@@ -3,6 +3,7 @@
 // read from MuJoCo 3's compressed rows; side by side with MuJoCo 2.2.2 on the same states; loop
 // models refused with the loop joint named.
 #include "engines/mujoco_js/mujoco_js_adapter.hpp"
+#include "tests/test_paths.hpp"
 #include "reports/compare.hpp"
 #include "tests/adapter_test_util.hpp"
 #ifdef RBDREF_HAVE_MUJOCO
@@ -99,7 +100,7 @@ TEST(MujocoJsUrdf, LosesTheOffsetOfAFixedJointBehindABareLink) {
   const auto a = make_mujoco_js_urdf_adapter();
   ASSERT_NO_FATAL_FAILURE(expect_urdf_import_matches(*a));
   const std::string file = golden_file("panda");
-  const EngineOutput e = a->run_source(read_fixture_file(file), file, std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/panda.urdf");
+  const EngineOutput e = a->run_source(read_fixture_file(file), file, std::string(::rbd::test::kSourceDir) + "/fixtures/models/panda.urdf");
   ASSERT_EQ(e.model_echo.value("status", ""), "differs");
   bool seen = false;
   for (const json& b : e.model_echo["bodies"]) {

@@ -2,6 +2,7 @@
 // the Lanczos condition estimate (reference/tree/condition.hpp), and the sampled / randomized forms the
 // property checks take above their size switches (checks/properties.hpp), with planted errors.
 #include "certify/evaluate_impl.hpp"
+#include "tests/test_paths.hpp"
 #include "checks/properties.hpp"
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
@@ -16,7 +17,7 @@
 namespace rbd::test {
 namespace {
 
-std::string src(const std::string& rel) { return std::string(RBDREF_SOURCE_DIR) + "/" + rel; }
+std::string src(const std::string& rel) { return std::string(::rbd::test::kSourceDir) + "/" + rel; }
 
 // The bundled tree models (every joint type: all_joints.json), and the humanoid on a floating base.
 std::vector<ModelDesc> bundled() {

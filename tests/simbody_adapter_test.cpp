@@ -2,6 +2,7 @@
 // every bundled closed-loop mechanism's golden fixture (Simbody's exact constraints, redundant
 // ones included), and the proof that the velocity map is right (and that a wrong one is caught).
 #include "checks/random_model.hpp"
+#include "tests/test_paths.hpp"
 #include "engines/simbody/simbody_adapter.hpp"
 #include "reports/compare.hpp"
 #include "tests/adapter_test_util.hpp"
@@ -168,7 +169,7 @@ TEST(SimbodyAdapter, VelocityMapIsRightAndNoMapIsCaught) {
 
 // Simbody has no helical loop constraint: such a model is unsupported, with the joint named.
 TEST(SimbodyAdapter, HelicalLoopJointIsUnsupported) {
-  LoadedModel lm = load_model(std::string(RBDREF_SOURCE_DIR) + "/fixtures/models/loops/parallelogram.json");
+  LoadedModel lm = load_model(std::string(::rbd::test::kSourceDir) + "/fixtures/models/loops/parallelogram.json");
   ASSERT_FALSE(lm.desc.loop_joints.empty());
   lm.desc.loop_joints[0].joint.type = JointType::Helical;
   Fixture f;  // the decision reads the model only (a helical joint cannot close this loop anyway)
