@@ -694,7 +694,6 @@ void evaluate_at(const ModelDesc& desc, const StateDesc& state, const std::vecto
 #define RBDREF_EVALUATE_INSTANTIATE(EXT, T) \
   EXT template void evaluate_at<T>(const ModelDesc&, const StateDesc&, const std::vector<int>&, bool, Evaluation&, \
                                    std::vector<CheckResult>*);
-#define RBDREF_EVALUATE_EXTERN(T) RBDREF_EVALUATE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_EVALUATE_EXTERN)
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_EVALUATE_INSTANTIATE)
 
 }  // namespace rbd::detail

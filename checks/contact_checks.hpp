@@ -57,8 +57,6 @@ std::vector<CheckResult> check_impact(const Model<T>& model, const VecX<T>& q, c
   EXT template std::vector<CheckResult> check_contacts<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,  \
                                                           const std::vector<bool>&, const VecX<T>&, const VecX<T>&);     \
   EXT template std::vector<CheckResult> check_impact<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_CONTACT_CHECKS_EXTERN(T) RBDREF_CONTACT_CHECKS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_CHECKS_EXTERN)
-#undef RBDREF_CONTACT_CHECKS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_CHECKS_INSTANTIATE)
 
 }  // namespace rbd

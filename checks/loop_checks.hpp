@@ -61,8 +61,6 @@ CheckResult check_baumgarte_decay(const Model<T>& model, const VecX<T>& q, const
                                                        const std::vector<VecX<T>>&); \
   EXT template CheckResult check_baumgarte_decay<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                                     const T&, const T&);
-#define RBDREF_LOOP_CHECKS_EXTERN(T) RBDREF_LOOP_CHECKS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_CHECKS_EXTERN)
-#undef RBDREF_LOOP_CHECKS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_CHECKS_INSTANTIATE)
 
 }  // namespace rbd

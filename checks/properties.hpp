@@ -179,8 +179,6 @@ std::vector<CheckResult> check_all(const Model<T>& model, const VecX<T>& q, cons
   EXT template std::vector<CheckResult> check_all<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                                      const VecX<T>&, const std::vector<VecX<T>>&, const TreeTerms<T>&); \
   EXT template TreeTerms<T> tree_terms<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, bool);
-#define RBDREF_CHECKS_EXTERN(T) RBDREF_CHECKS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CHECKS_EXTERN)
-#undef RBDREF_CHECKS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CHECKS_INSTANTIATE)
 
 }  // namespace rbd

@@ -6,8 +6,8 @@
 # generated here from a header and a macro, so that a library's scalars compile in parallel and no
 # unit holds every scalar (docs/build.md).
 #
-# The scalars are read from scalar.hpp's X-macros, their one source: RBDREF_FOR_EACH_SCALAR (every
-# library) and RBDREF_FOR_EACH_TREE_SCALAR (the tree algorithms: those, and mpfr50).
+# The scalars are read from scalar.hpp's X-macros, their one source: RBDREF_FOR_EACH_SCALAR_ARG
+# (every library) and RBDREF_FOR_EACH_TREE_SCALAR_ARG (the tree algorithms: those, and mpfr50).
 #
 # rbdref_instantiation_units(OUT NAME HEADERS MACROS [TREE]) writes, for each scalar, the unit
 # ${CMAKE_BINARY_DIR}/instantiate/<NAME>_<scalar>.cpp:
@@ -16,34 +16,34 @@
 # and appends its path to OUT; TREE takes the tree scalars. file(CONFIGURE) rewrites a unit only
 # when its text changes.
 
-# rbdref_scalars_of(OUT MACRO): the types X(...) lists in the definition of MACRO in scalar.hpp,
-# and the scalar that definition includes by its first line (RBDREF_FOR_EACH_SCALAR(X)), if any.
+# rbdref_scalars_of(OUT MACRO): the types X(A, ...) lists in the definition of MACRO in scalar.hpp,
+# and the scalars that definition includes by its first line (RBDREF_FOR_EACH_SCALAR_ARG(X, A)), if any.
 function(rbdref_scalars_of out macro)
   set(header ${PROJECT_SOURCE_DIR}/reference/numeric/scalar.hpp)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
   file(READ ${header} text)
   string(REPLACE "\\\n" " " text "${text}")  # one line per #define
-  string(REGEX MATCH "#define ${macro}\\(X\\)[^\n]*" definition "${text}")
+  string(REGEX MATCH "#define ${macro}\\(X, A\\)[^\n]*" definition "${text}")
   set(types)
-  if(definition MATCHES "#define ${macro}\\(X\\) +RBDREF_FOR_EACH_SCALAR\\(X\\)")
-    rbdref_scalars_of(types RBDREF_FOR_EACH_SCALAR)
+  if(definition MATCHES "#define ${macro}\\(X, A\\) +RBDREF_FOR_EACH_SCALAR_ARG\\(X, A\\)")
+    rbdref_scalars_of(types RBDREF_FOR_EACH_SCALAR_ARG)
   endif()
-  string(REGEX MATCHALL " X\\([^)]+\\)" items "${definition}")
+  string(REGEX MATCHALL " X\\(A, [^)]+\\)" items "${definition}")
   foreach(item IN LISTS items)
-    string(REGEX REPLACE "^ X\\(([^)]+)\\)$" "\\1" type "${item}")
+    string(REGEX REPLACE "^ X\\(A, ([^)]+)\\)$" "\\1" type "${item}")
     list(APPEND types "${type}")
   endforeach()
   if(NOT types)
-    message(FATAL_ERROR "cmake/Instantiate.cmake: no X(type) in ${macro} of ${header}")
+    message(FATAL_ERROR "cmake/Instantiate.cmake: no X(A, type) in ${macro} of ${header}")
   endif()
   set(${out} ${types} PARENT_SCOPE)
 endfunction()
 
 function(rbdref_instantiation_units out name headers macros)
   if(ARGN STREQUAL "TREE")
-    rbdref_scalars_of(types RBDREF_FOR_EACH_TREE_SCALAR)
+    rbdref_scalars_of(types RBDREF_FOR_EACH_TREE_SCALAR_ARG)
   else()
-    rbdref_scalars_of(types RBDREF_FOR_EACH_SCALAR)
+    rbdref_scalars_of(types RBDREF_FOR_EACH_SCALAR_ARG)
   endif()
   set(includes "")
   foreach(header IN LISTS headers)

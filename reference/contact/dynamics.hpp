@@ -210,8 +210,6 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
 #define RBDREF_CONTACT_DYNAMICS_INSTANTIATE(EXT, T)                                                                         \
   EXT template ContactDynamics<T> contact_dynamics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,         \
                                                       const std::vector<bool>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_CONTACT_DYNAMICS_EXTERN(T) RBDREF_CONTACT_DYNAMICS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_DYNAMICS_EXTERN)
-#undef RBDREF_CONTACT_DYNAMICS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_DYNAMICS_INSTANTIATE)
 
 }  // namespace rbd

@@ -156,8 +156,6 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
 
 #define RBDREF_CONTACT_IMPULSE_INSTANTIATE(EXT, T) \
   EXT template ContactImpact<T> contact_impact<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_CONTACT_IMPULSE_EXTERN(T) RBDREF_CONTACT_IMPULSE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_IMPULSE_EXTERN)
-#undef RBDREF_CONTACT_IMPULSE_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_IMPULSE_INSTANTIATE)
 
 }  // namespace rbd

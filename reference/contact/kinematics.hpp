@@ -128,8 +128,6 @@ ContactKinematics<T> contact_kinematics(const Model<T>& model, const VecX<T>& q,
 
 #define RBDREF_CONTACT_INSTANTIATE(EXT, T) \
   EXT template ContactKinematics<T> contact_kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_CONTACT_EXTERN(T) RBDREF_CONTACT_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_EXTERN)
-#undef RBDREF_CONTACT_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_INSTANTIATE)
 
 }  // namespace rbd

@@ -239,8 +239,6 @@ LcpResult<T> solve_lcp(const MatX<T>& M, const VecX<T>& d) {
 }
 
 #define RBDREF_LCP_INSTANTIATE(EXT, T) EXT template LcpResult<T> solve_lcp<T>(const MatX<T>&, const VecX<T>&);
-#define RBDREF_LCP_EXTERN(T) RBDREF_LCP_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LCP_EXTERN)
-#undef RBDREF_LCP_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LCP_INSTANTIATE)
 
 }  // namespace rbd

@@ -151,8 +151,6 @@ ContactQp<T> solve_contact_qp(const MatX<T>& H, const MatX<T>& Tn, const VecX<T>
 
 #define RBDREF_CONTACT_QP_INSTANTIATE(EXT, T)                                                                   \
   EXT template ContactQp<T> solve_contact_qp<T>(const MatX<T>&, const MatX<T>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_CONTACT_QP_EXTERN(T) RBDREF_CONTACT_QP_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_QP_EXTERN)
-#undef RBDREF_CONTACT_QP_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_QP_INSTANTIATE)
 
 }  // namespace rbd

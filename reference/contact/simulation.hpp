@@ -302,8 +302,6 @@ ContactTrajectory<T> simulate_contacts(const Model<T>& model_in, VecX<T> q, VecX
   EXT template VecX<T> step_interpolate<T>(StepMethod, const VecX<T>&, const T&, const VecX<T>&, const VecX<T>&, const T&); \
   EXT template ContactTrajectory<T> simulate_contacts<T>(const Model<T>&, VecX<T>, VecX<T>, const VecX<T>&, const T&, int,  \
                                                          StepMethod);
-#define RBDREF_CONTACT_SIMULATION_EXTERN(T) RBDREF_CONTACT_SIMULATION_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_CONTACT_SIMULATION_EXTERN)
-#undef RBDREF_CONTACT_SIMULATION_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_SIMULATION_INSTANTIATE)
 
 }  // namespace rbd

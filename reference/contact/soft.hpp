@@ -114,8 +114,6 @@ SoftContactForces<T> soft_contact_forces(const Model<T>& model, const ContactKin
 #define RBDREF_SOFT_CONTACT_INSTANTIATE(EXT, T)                                                                          \
   EXT template SoftContactForces<T> soft_contact_forces<T>(const Model<T>&, const ContactKinematics<T>&, const VecX<T>&, \
                                                            const std::vector<bool>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_SOFT_CONTACT_EXTERN(T) RBDREF_SOFT_CONTACT_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_SOFT_CONTACT_EXTERN)
-#undef RBDREF_SOFT_CONTACT_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_SOFT_CONTACT_INSTANTIATE)
 
 }  // namespace rbd

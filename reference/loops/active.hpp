@@ -72,8 +72,6 @@ VecX<T> bias_minus_active(const Model<T>& model, const VecX<T>& q, const VecX<T>
 #define RBDREF_LOOP_ACTIVE_INSTANTIATE(EXT, T)                                                                         \
   EXT template std::vector<Force<T>> active_loop_forces<T>(const Model<T>&, const VecX<T>&, const std::vector<VecX<T>>&); \
   EXT template VecX<T> bias_minus_active<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const std::vector<VecX<T>>&);
-#define RBDREF_LOOP_ACTIVE_EXTERN(T) RBDREF_LOOP_ACTIVE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_ACTIVE_EXTERN)
-#undef RBDREF_LOOP_ACTIVE_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_ACTIVE_INSTANTIATE)
 
 }  // namespace rbd

@@ -121,8 +121,6 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q0, const VecX<T>& qd
 
 #define RBDREF_LOOP_ASSEMBLY_INSTANTIATE(EXT, T) \
   EXT template Assembly<T> assemble<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int);
-#define RBDREF_LOOP_ASSEMBLY_EXTERN(T) RBDREF_LOOP_ASSEMBLY_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_ASSEMBLY_EXTERN)
-#undef RBDREF_LOOP_ASSEMBLY_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_ASSEMBLY_INSTANTIATE)
 
 }  // namespace rbd

@@ -132,8 +132,6 @@ ClusteredNullSpace<T> clustered_null_space(const Model<T>& model, const MatX<T>&
 
 #define RBDREF_LOOP_CLUSTERS_INSTANTIATE(EXT, T) \
   EXT template ClusteredNullSpace<T> clustered_null_space<T>(const Model<T>&, const MatX<T>&, const VecX<T>&);
-#define RBDREF_LOOP_CLUSTERS_EXTERN(T) RBDREF_LOOP_CLUSTERS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_CLUSTERS_EXTERN)
-#undef RBDREF_LOOP_CLUSTERS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_CLUSTERS_INSTANTIATE)
 
 }  // namespace rbd

@@ -144,8 +144,6 @@ LoopConstraints<T> loop_constraints(const Model<T>& model, const VecX<T>& q, con
 #define RBDREF_LOOP_CONSTRAINTS_INSTANTIATE(EXT, T)                                                              \
   EXT template LoopConstraints<T> loop_constraints<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, LoopFrame, \
                                                       const T&, const T&);
-#define RBDREF_LOOP_CONSTRAINTS_EXTERN(T) RBDREF_LOOP_CONSTRAINTS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_CONSTRAINTS_EXTERN)
-#undef RBDREF_LOOP_CONSTRAINTS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_CONSTRAINTS_INSTANTIATE)
 
 }  // namespace rbd

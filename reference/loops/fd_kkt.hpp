@@ -82,8 +82,6 @@ LoopForwardDynamics<T> loop_fd_kkt(const MatX<T>& H, const VecX<T>& tau_prime, c
   EXT template LoopForwardDynamics<T> loop_fd_kkt<T>(const MatX<T>&, const VecX<T>&, const MatX<T>&, const VecX<T>&); \
   EXT template MatX<T> kkt_matrix<T>(const MatX<T>&, const MatX<T>&);                                             \
   EXT template T kkt_condition<T>(const MatX<T>&, const MatX<T>&, int);
-#define RBDREF_LOOP_FD_KKT_EXTERN(T) RBDREF_LOOP_FD_KKT_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_FD_KKT_EXTERN)
-#undef RBDREF_LOOP_FD_KKT_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_FD_KKT_INSTANTIATE)
 
 }  // namespace rbd

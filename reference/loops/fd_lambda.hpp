@@ -63,8 +63,6 @@ LoopForwardDynamics<T> loop_fd_lambda(const MatX<T>& H, const std::vector<int>& 
 #define RBDREF_LOOP_FD_LAMBDA_INSTANTIATE(EXT, T)                                                              \
   EXT template LoopForwardDynamics<T> loop_fd_lambda<T>(const MatX<T>&, const std::vector<int>&, const VecX<T>&, \
                                                         const MatX<T>&, const VecX<T>&);
-#define RBDREF_LOOP_FD_LAMBDA_EXTERN(T) RBDREF_LOOP_FD_LAMBDA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_FD_LAMBDA_EXTERN)
-#undef RBDREF_LOOP_FD_LAMBDA_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_FD_LAMBDA_INSTANTIATE)
 
 }  // namespace rbd

@@ -63,8 +63,6 @@ LoopProjection<T> loop_fd_projection(const MatX<T>& H, const VecX<T>& tau_prime,
 #define RBDREF_LOOP_FD_PROJECTION_INSTANTIATE(EXT, T)                                                        \
   EXT template LoopProjection<T> loop_fd_projection<T>(const MatX<T>&, const VecX<T>&, const MatX<T>&, const VecX<T>&, \
                                                        const std::vector<int>&);
-#define RBDREF_LOOP_FD_PROJECTION_EXTERN(T) RBDREF_LOOP_FD_PROJECTION_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_FD_PROJECTION_EXTERN)
-#undef RBDREF_LOOP_FD_PROJECTION_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_FD_PROJECTION_INSTANTIATE)
 
 }  // namespace rbd

@@ -272,8 +272,6 @@ LoopSparseResult<T> loop_fd_sparse(const Model<T>& model, const VecX<T>& q, cons
 #define RBDREF_LOOP_FD_SPARSE_INSTANTIATE(EXT, T)                                                          \
   EXT template LoopSparseResult<T> loop_fd_sparse<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                                      const std::vector<VecX<T>>&);
-#define RBDREF_LOOP_FD_SPARSE_EXTERN(T) RBDREF_LOOP_FD_SPARSE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_FD_SPARSE_EXTERN)
-#undef RBDREF_LOOP_FD_SPARSE_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_FD_SPARSE_INSTANTIATE)
 
 }  // namespace rbd

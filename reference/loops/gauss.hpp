@@ -183,8 +183,6 @@ NullSpaceSolution<T> null_space_solution(const MatX<T>& K, const VecX<T>& k, con
 
 #define RBDREF_LOOP_GAUSS_INSTANTIATE(EXT, T) \
   EXT template NullSpaceSolution<T> null_space_solution<T>(const MatX<T>&, const VecX<T>&, const std::vector<int>&);
-#define RBDREF_LOOP_GAUSS_EXTERN(T) RBDREF_LOOP_GAUSS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_GAUSS_EXTERN)
-#undef RBDREF_LOOP_GAUSS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_GAUSS_INSTANTIATE)
 
 }  // namespace rbd

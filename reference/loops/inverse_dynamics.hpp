@@ -107,8 +107,6 @@ LoopInverseDynamics<T> loop_inverse_dynamics(const MatX<T>& G, const VecX<T>& ta
 
 #define RBDREF_LOOP_INVERSE_DYNAMICS_INSTANTIATE(EXT, T) \
   EXT template LoopInverseDynamics<T> loop_inverse_dynamics<T>(const MatX<T>&, const VecX<T>&, const std::vector<int>&);
-#define RBDREF_LOOP_INVERSE_DYNAMICS_EXTERN(T) RBDREF_LOOP_INVERSE_DYNAMICS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_SCALAR(RBDREF_LOOP_INVERSE_DYNAMICS_EXTERN)
-#undef RBDREF_LOOP_INVERSE_DYNAMICS_EXTERN
+RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_INVERSE_DYNAMICS_INSTANTIATE)
 
 }  // namespace rbd

@@ -41,14 +41,15 @@ using mpfr = mp::number<mp::mpfr_float_backend<0>, mp::et_off>;
 // algorithms agree with mpfr at ScopedMpfrDigits(50) exactly (tests/scalar_test.cpp).
 using mpfr50 = mp::number<mp::mpfr_float_backend<50, mp::allocate_stack>, mp::et_off>;
 
-// X-macro over the explicitly instantiated scalars: X(type).
-#define RBDREF_FOR_EACH_SCALAR(X) \
-  X(double)                       \
-  X(long double)                  \
-  X(::rbd::float128)              \
-  X(::rbd::bin50)                 \
-  X(::rbd::bin100)                \
-  X(::rbd::mpfr)
+// X-macros over the explicitly instantiated scalars, the one list of them (cmake/Instantiate.cmake
+// reads it from here): RBDREF_FOR_EACH_SCALAR_ARG(X, A) expands X(A, type) for each type.
+#define RBDREF_FOR_EACH_SCALAR_ARG(X, A) \
+  X(A, double)                           \
+  X(A, long double)                      \
+  X(A, ::rbd::float128)                  \
+  X(A, ::rbd::bin50)                     \
+  X(A, ::rbd::bin100)                    \
+  X(A, ::rbd::mpfr)
 
 // The scalars of the tree algorithms (RBDA ch. 1-7: spatial algebra, joints, the model, RNEA,
 // CRBA, the LᵀDL factors, ABA, energies, Jacobians, integration; reference/tree/instantiate.hpp):
@@ -56,9 +57,20 @@ using mpfr50 = mp::number<mp::mpfr_float_backend<50, mp::allocate_stack>, mp::et
 // algorithms, the checks and the evaluation are instantiated for the scalars above only (mpfr50
 // is for library users and the benchmarks; the command line's MPFR is run-time precision), and
 // compile where they are used for mpfr50.
-#define RBDREF_FOR_EACH_TREE_SCALAR(X) \
-  RBDREF_FOR_EACH_SCALAR(X)            \
-  X(::rbd::mpfr50)
+#define RBDREF_FOR_EACH_TREE_SCALAR_ARG(X, A) \
+  RBDREF_FOR_EACH_SCALAR_ARG(X, A)            \
+  X(A, ::rbd::mpfr50)
+
+// X(type) for each scalar.
+#define RBDREF_APPLY_TO_SCALAR_(X, T) X(T)
+#define RBDREF_FOR_EACH_SCALAR(X) RBDREF_FOR_EACH_SCALAR_ARG(RBDREF_APPLY_TO_SCALAR_, X)
+#define RBDREF_FOR_EACH_TREE_SCALAR(X) RBDREF_FOR_EACH_TREE_SCALAR_ARG(RBDREF_APPLY_TO_SCALAR_, X)
+
+// A header with explicit instantiations defines INST(EXT, T) (its templates for scalar T, each
+// line prefixed by EXT) and ends with one of these, which declare them extern for every scalar; the
+// instantiation units (cmake/Instantiate.cmake) expand INST(, T), the only place they compile.
+#define RBDREF_EXTERN_FOR_EACH_SCALAR(INST) RBDREF_FOR_EACH_SCALAR_ARG(INST, extern)
+#define RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(INST) RBDREF_FOR_EACH_TREE_SCALAR_ARG(INST, extern)
 
 // Sets MPFR's default precision (decimal digits) for the lifetime of the object and restores the
 // previous one afterwards. Values created while it is alive carry that precision.

@@ -136,8 +136,6 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
 #define RBDREF_ABA_INSTANTIATE(EXT, T)                                                               \
   EXT template AbaResult<T> aba<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                    const std::vector<Force<T>>*);
-#define RBDREF_ABA_EXTERN(T) RBDREF_ABA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_ABA_EXTERN)
-#undef RBDREF_ABA_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_ABA_INSTANTIATE)
 
 }  // namespace rbd

@@ -356,8 +356,6 @@ double condition_estimate(const MatX<T>& H, const SparseFactor<T>& f, ConditionI
 
 #define RBDREF_CONDITION_INSTANTIATE(EXT, T) \
   EXT template double condition_estimate<T>(const MatX<T>&, const SparseFactor<T>&, ConditionInfo*);
-#define RBDREF_CONDITION_EXTERN(T) RBDREF_CONDITION_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_CONDITION_EXTERN)
-#undef RBDREF_CONDITION_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_CONDITION_INSTANTIATE)
 
 }  // namespace rbd

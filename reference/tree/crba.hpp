@@ -61,8 +61,6 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
 }
 
 #define RBDREF_CRBA_INSTANTIATE(EXT, T) EXT template MatX<T> crba<T>(const Model<T>&, const VecX<T>&);
-#define RBDREF_CRBA_EXTERN(T) RBDREF_CRBA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_EXTERN)
-#undef RBDREF_CRBA_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_INSTANTIATE)
 
 }  // namespace rbd

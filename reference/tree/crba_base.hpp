@@ -66,8 +66,6 @@ MatX<T> crba_base(const Model<T>& model, const VecX<T>& q) {
 }
 
 #define RBDREF_CRBA_BASE_INSTANTIATE(EXT, T) EXT template MatX<T> crba_base<T>(const Model<T>&, const VecX<T>&);
-#define RBDREF_CRBA_BASE_EXTERN(T) RBDREF_CRBA_BASE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_BASE_EXTERN)
-#undef RBDREF_CRBA_BASE_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_BASE_INSTANTIATE)
 
 }  // namespace rbd

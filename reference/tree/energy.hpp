@@ -61,8 +61,6 @@ T energy_rate(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const 
 #define RBDREF_ENERGY_INSTANTIATE(EXT, T)                                                   \
   EXT template Energy<T> energy<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);        \
   EXT template T energy_rate<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_ENERGY_EXTERN(T) RBDREF_ENERGY_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_ENERGY_EXTERN)
-#undef RBDREF_ENERGY_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_ENERGY_INSTANTIATE)
 
 }  // namespace rbd

@@ -65,8 +65,6 @@ VecX<T> integrate_q(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, 
 
 #define RBDREF_INTEGRATE_INSTANTIATE(EXT, T) \
   EXT template VecX<T> integrate_q<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const T&);
-#define RBDREF_INTEGRATE_EXTERN(T) RBDREF_INTEGRATE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_INTEGRATE_EXTERN)
-#undef RBDREF_INTEGRATE_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_INTEGRATE_INSTANTIATE)
 
 }  // namespace rbd

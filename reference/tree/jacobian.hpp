@@ -39,8 +39,6 @@ std::vector<Motion<T>> velocity_product_accelerations(const Model<T>& model, con
   EXT template MatX<T> body_jacobian<T>(const Model<T>&, const VecX<T>&, int);                     \
   EXT template std::vector<Motion<T>> velocity_product_accelerations<T>(const Model<T>&, const VecX<T>&, \
                                                                         const VecX<T>&);
-#define RBDREF_JACOBIAN_EXTERN(T) RBDREF_JACOBIAN_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_JACOBIAN_EXTERN)
-#undef RBDREF_JACOBIAN_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_JACOBIAN_INSTANTIATE)
 
 }  // namespace rbd

@@ -444,8 +444,6 @@ LoopJcalc<T> loop_jcalc(const Joint<T>& jt, const Xform<T>& sXp) {
   EXT template VecX<T> loop_joint_coordinates<T>(const Joint<T>&, const Xform<T>&);         \
   EXT template LoopJcalc<T> loop_jcalc<T>(const Joint<T>&, const Xform<T>&);
 
-#define RBDREF_JCALC_EXTERN(T) RBDREF_JCALC_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_JCALC_EXTERN)
-#undef RBDREF_JCALC_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_JCALC_INSTANTIATE)
 
 }  // namespace rbd

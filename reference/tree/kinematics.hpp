@@ -107,8 +107,6 @@ Vec6<T> I_times_S_col(const Mat6<T>& I, const TreeKinematics<T>& k, int i, Eigen
 
 #define RBDREF_KINEMATICS_INSTANTIATE(EXT, T) \
   EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int);
-#define RBDREF_KINEMATICS_EXTERN(T) RBDREF_KINEMATICS_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_KINEMATICS_EXTERN)
-#undef RBDREF_KINEMATICS_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_KINEMATICS_INSTANTIATE)
 
 }  // namespace rbd

@@ -226,8 +226,6 @@ VecX<T> ltl_solve(const SparseFactor<T>& f, const VecX<T>& b) {
   EXT template VecX<T> solve_Lt<T>(const SparseFactor<T>&, VecX<T>);                   \
   EXT template VecX<T> ltdl_solve<T>(const SparseFactor<T>&, const VecX<T>&);          \
   EXT template VecX<T> ltl_solve<T>(const SparseFactor<T>&, const VecX<T>&);
-#define RBDREF_LTDL_EXTERN(T) RBDREF_LTDL_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_LTDL_EXTERN)
-#undef RBDREF_LTDL_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_LTDL_INSTANTIATE)
 
 }  // namespace rbd

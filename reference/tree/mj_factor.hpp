@@ -143,8 +143,6 @@ VecX<T> mj_solveLD(const MjLayout& m, const MjFactor<T>& f, VecX<T> x) {
   EXT template std::vector<T> mj_pack<T>(const MjLayout&, const MatX<T>&);                    \
   EXT template MjFactor<T> mj_factorI<T>(const MjLayout&, const std::vector<T>&);             \
   EXT template VecX<T> mj_solveLD<T>(const MjLayout&, const MjFactor<T>&, VecX<T>);
-#define RBDREF_MJ_FACTOR_EXTERN(T) RBDREF_MJ_FACTOR_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_MJ_FACTOR_EXTERN)
-#undef RBDREF_MJ_FACTOR_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_MJ_FACTOR_INSTANTIATE)
 
 }  // namespace rbd

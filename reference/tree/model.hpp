@@ -210,8 +210,6 @@ template <class T>
 Model<T> build_model(const ModelDesc& desc);
 
 #define RBDREF_MODEL_INSTANTIATE(EXT, T) EXT template Model<T> build_model<T>(const ModelDesc&);
-#define RBDREF_MODEL_EXTERN(T) RBDREF_MODEL_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_MODEL_EXTERN)
-#undef RBDREF_MODEL_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_MODEL_INSTANTIATE)
 
 }  // namespace rbd

@@ -70,8 +70,6 @@ VecX<T> bias(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   EXT template VecX<T> rnea<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,           \
                                const std::vector<Force<T>>*);                                           \
   EXT template VecX<T> bias<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const std::vector<Force<T>>*);
-#define RBDREF_RNEA_EXTERN(T) RBDREF_RNEA_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_RNEA_EXTERN)
-#undef RBDREF_RNEA_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_RNEA_INSTANTIATE)
 
 }  // namespace rbd

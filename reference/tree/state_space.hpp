@@ -57,8 +57,6 @@ StateDerivative<T> fd_x(const Model<T>& model, const VecX<T>& x, const VecX<T>& 
 #define RBDREF_STATE_SPACE_INSTANTIATE(EXT, T)                                               \
   EXT template VecX<T> qdfn<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);            \
   EXT template StateDerivative<T> fd_x<T>(const Model<T>&, const VecX<T>&, const VecX<T>&);
-#define RBDREF_STATE_SPACE_EXTERN(T) RBDREF_STATE_SPACE_INSTANTIATE(extern, T)
-RBDREF_FOR_EACH_TREE_SCALAR(RBDREF_STATE_SPACE_EXTERN)
-#undef RBDREF_STATE_SPACE_EXTERN
+RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_STATE_SPACE_INSTANTIATE)
 
 }  // namespace rbd
