@@ -115,7 +115,5 @@ int run_audit(const AuditOptions& o);
 
 // Helpers the stages share (audit/plan.cpp).
 std::vector<std::string> split_list(const std::string& s);  // "a,b" -> {a, b}, empty items dropped
-void make_dir(const std::string& path);                     // mkdir -p; InputError naming path
-bool file_exists(const std::string& path);
 
 }  // namespace rbd::audit

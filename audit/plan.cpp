@@ -1,6 +1,7 @@
 // The audit's first stage (audit.hpp): what to audit, every input read and every output path
 // checked before the first output is written.
 #include "audit/audit.hpp"
+#include "io/text.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,15 +50,7 @@ std::string find_data_dir(const std::string& given) {
   struct stat st;
   for (const std::string& c : candidates)
     if (::stat((c + "/models/manifest.json").c_str(), &st) == 0) return c;
-  std::string tried;
-  for (const std::string& c : candidates) tried += (tried.empty() ? "" : ", ") + c;
-  throw InputError("--data", "", "no models/manifest.json found (tried " + tried + "); give the data folder with --data DIR");
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
+  throw InputError("--data", "", "no models/manifest.json found (tried " + join(candidates) + "); give the data folder with --data DIR");
 }
 
 // The models: the manifest's (all, or --models), and the user's --model files, each named by its
@@ -180,25 +173,6 @@ std::vector<std::string> split_list(const std::string& s) {
   while (std::getline(ss, t, ','))
     if (!t.empty()) out.push_back(t);
   return out;
-}
-
-void make_dir(const std::string& path) {
-  for (size_t k = 1; k <= path.size(); ++k) {
-    if (k < path.size() && path[k] != '/') continue;
-    const std::string part = path.substr(0, k);
-    struct stat st;
-    if (::stat(part.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) throw InputError(path, "", "cannot create the output folder: " + part + " is not a folder");
-      continue;
-    }
-    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
-      throw InputError(path, "", "cannot create the output folder " + part + " (" + std::strerror(errno) + ")");
-  }
-}
-
-bool file_exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
 }
 
 AuditPlan plan_audit(const AuditOptions& o) {

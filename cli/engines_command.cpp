@@ -8,6 +8,7 @@
 // every engine listed as built. Exit status 0.
 #include "cli/commands.hpp"
 #include "engines/adapter.hpp"
+#include "io/text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,11 +21,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 std::vector<std::string> names(const std::vector<JointType>& v) {
   std::vector<std::string> r;
   for (JointType t : v) r.push_back(joint_type_name(t));

@@ -43,7 +43,7 @@ int run_eval(const EvalOptions& o) {
     d.write(std::cout);
   } else {
     write_file_atomic(o.out, [&](std::ostream& out) { d.write(out); });
-    std::cerr << eval_summary(lm, r, d.all_passed) << "  wrote " << o.out << "\n";
+    std::cerr << eval_summary(lm, layout.nv, r, d.all_passed) << "  wrote " << o.out << "\n";
   }
   const Evaluation& ev = r.ev;
   const bool all_passed = d.all_passed;

@@ -23,8 +23,6 @@
 #include "fixtures/fixture.hpp"
 #include "reports/compare.hpp"
 
-#include <sys/stat.h>
-
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -147,11 +145,6 @@ ModelDesc without_body(const ModelDesc& d, int k) {
   return e;
 }
 
-bool file_exists(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0;
-}
-
 int run_hunt(const HuntOptions& o) {
   if (!(o.budget > 0) || o.budget > 86400) throw InputError("--budget", "", "expected seconds from 1 to 86400");
   if (o.max_findings < 1) throw InputError("--max-findings", "", "expected a positive integer");
@@ -268,8 +261,7 @@ int run_hunt(const HuntOptions& o) {
 
     // The reproducer.
     const std::string dir = o.out + "/" + o.engine + "-" + std::to_string(seed);
-    for (const std::string& p : {o.out, dir})
-      if (!file_exists(p) && ::mkdir(p.c_str(), 0755) != 0) throw InputError(p, "", "cannot create the output folder");
+    make_dir(dir);
     write_file_atomic(dir + "/model.json", model_to_json(d).dump(1) + "\n");
     if (out->fixture) write_file_atomic(dir + "/fixture.json", fixture_text(fixture_to_json(*out->fixture)));
     if (out->output) write_file_atomic(dir + "/engine.json", engine_output_to_json(*out->output).dump(1) + "\n");

@@ -123,4 +123,23 @@ void check_distinct_paths(const std::vector<std::string>& inputs, const std::vec
   }
 }
 
+void make_dir(const std::string& path) {
+  for (size_t k = 1; k <= path.size(); ++k) {
+    if (k < path.size() && path[k] != '/') continue;
+    const std::string part = path.substr(0, k);
+    struct stat st;
+    if (::stat(part.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) throw InputError(path, "", "cannot create the output folder: " + part + " is not a folder");
+      continue;
+    }
+    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
+      throw InputError(path, "", "cannot create the output folder " + part + " (" + std::strerror(errno) + ")");
+  }
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
 }  // namespace rbd

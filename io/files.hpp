@@ -27,6 +27,12 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
 // The checks of write_file_atomic alone, for commands to run on every output before writing any.
 void check_output_path(const std::string& path);
 
+// mkdir -p: creates path and its missing parents; InputError naming path when a part is not a
+// folder or cannot be made.
+void make_dir(const std::string& path);
+// Whether anything (file, folder, link target) exists at path.
+bool file_exists(const std::string& path);
+
 // Refuses (InputError naming the option) an output path that is one of the inputs or another
 // output, compared after resolving links and relative paths. outputs: (option, path); "-" and ""
 // are skipped.

@@ -5,6 +5,7 @@
 // errors that are reported.
 #include "reports/compare.hpp"
 #include "io/quantities.hpp"
+#include "io/text.hpp"
 
 #include "checks/properties.hpp"
 
@@ -28,12 +29,6 @@ std::string fmt_k(double k) {
   return format_number("%g", k);
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + v[k];
-  return s;
-}
-
 // κ₂(H) of a fixture sample: a decimal string, or "inf" (H not positive-definite).
 double parse_kappa(const std::string& text) {
   if (!is_decimal(text)) return std::numeric_limits<double>::infinity();
@@ -45,11 +40,6 @@ void entry_of(int k, int cols, int& row, int& col) {
   row = cols > 0 ? k / cols : k;
   col = cols > 0 ? k % cols : 0;
 }
-
-bool is_matrix(const std::string& quantity) { return is_matrix_quantity(quantity); }
-
-// Contact quantities (RBDA ch. 11): scored against the sample's contact section.
-bool is_contact(const std::string& quantity) { return is_contact_quantity(quantity); }
 
 // The reference quantity an engine quantity is scored against (null when the sample has none).
 const Quantity* reference_of(const Sample& fs, const std::string& name) {
@@ -208,7 +198,7 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
     for (const auto& [name, m] : s.values) {
       if ((name == "tau_c" || name == "lambda") && nc == 0)
         throw InputError(engine_file, path + "." + name, "the fixture's model has no loop joints: no constraint forces to compare");
-      if (is_contact(name) && f.model.contacts.empty())
+      if (is_contact_quantity(name) && f.model.contacts.empty())
         throw InputError(engine_file, path + "." + name, "the fixture's model has no contacts: no contact quantities to compare");
       if (name == "lambda") {
         if (m.cols != 0 || m.size() != nc)
@@ -228,7 +218,7 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
                                std::to_string(m.size()));
         continue;
       }
-      const bool mat = is_matrix(name);
+      const bool mat = is_matrix_quantity(name);
       const bool ok = mat ? (m.rows == static_cast<int>(nv) && m.cols == static_cast<int>(nv))
                           : (m.cols == 0 && m.size() == static_cast<int>(nv));
       if (!ok || m.size() != (mat ? m.rows * m.cols : m.rows))
@@ -427,7 +417,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
       const Quantity* ref = reference_of(fs, name);
       const auto ev = es.values.find(name);
       QuantityScore& q = qs[name];
-      if (is_contact(name) && ev != es.values.end()) {
+      if (is_contact_quantity(name) && ev != es.values.end()) {
         const ContactSummary& S = fs.ref.contacts;
         const bool impact = name.rfind("impact_", 0) == 0;
         if (!impact && S.status != "solved") {
@@ -473,12 +463,12 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
         ++q.missing;
         continue;
       }
-      const double kq = is_contact(name) ? kappa * contact_kappa(fs, f.model, name.rfind("impact_", 0) == 0) : kappa;
+      const double kq = is_contact_quantity(name) ? kappa * contact_kappa(fs, f.model, name.rfind("impact_", 0) == 0) : kappa;
       Quantity rq = *ref;
       rq.scale = contact_scale(fs, name);
       SampleScore sc = score(es.id, rq, ev->second, tol.tolerance(name, kq));
       sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
-      if (!sc.passed && !contact_model.empty() && is_contact(name)) {
+      if (!sc.passed && !contact_model.empty() && is_contact_quantity(name)) {
         const auto mv = es.model_values.find(name);
         if (mv != es.model_values.end() && mv->second.size() == ev->second.size()) {
           Quantity mq = rq;
@@ -528,7 +518,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
   for (const std::string& name : engine_quantities()) {
     const QuantityScore& q = qs[name];
     if (q.samples == 0 && q.missing == 0) continue;
-    if (is_contact(name) && q.samples > 0 && q.missing > 0) {
+    if (is_contact_quantity(name) && q.samples > 0 && q.missing > 0) {
       // An engine that answers a contact problem at some samples and not at others where the rigid
       // problem has a solution failed there (its own messages are among the notes).
       const std::string n = name + ": absent at " + std::to_string(q.missing) + " sample(s) where the reference has a value, "

@@ -315,9 +315,9 @@ EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const 
   return out;
 }
 
-std::string eval_summary(const LoadedModel& lm, const CertifiedEvaluation& r, bool all_passed) {
+std::string eval_summary(const LoadedModel& lm, int nv, const CertifiedEvaluation& r, bool all_passed) {
   std::ostringstream s;
-  s << "rbdref eval: " << lm.desc.name << " (nv " << model_layout(lm.desc).nv << ") at " << r.precision.name() << ", certified against "
+  s << "rbdref eval: " << lm.desc.name << " (nv " << nv << ") at " << r.precision.name() << ", certified against "
     << r.check_precision.name() << "\n";
   const Evaluation& ev = r.ev;
   for (const Quantity& q : ev.quantities)

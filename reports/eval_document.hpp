@@ -40,6 +40,6 @@ struct EvalDocument {
 EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const std::string& state_file, bool floating_base,
                            const CertifiedEvaluation& r);
 
-std::string eval_summary(const LoadedModel& lm, const CertifiedEvaluation& r, bool all_passed);
+std::string eval_summary(const LoadedModel& lm, int nv, const CertifiedEvaluation& r, bool all_passed);
 
 }  // namespace rbd

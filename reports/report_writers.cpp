@@ -1,5 +1,7 @@
 // Writers of a comparison report: JSON (format "rbdref.report" version 1, docs/reports.md), JUnit
 // XML for CI dashboards, and the short tables the commands print.
+#include "io/quantities.hpp"
+#include "io/text.hpp"
 #include "io/xml_escape.hpp"
 #include "reports/compare.hpp"
 
@@ -24,8 +26,6 @@ std::string sci(double x) {
 std::string entry(int row, int col, bool matrix) {
   return matrix ? "(" + std::to_string(row) + "," + std::to_string(col) + ")" : "[" + std::to_string(row) + "]";
 }
-
-bool is_matrix(const std::string& quantity) { return quantity == "H" || quantity == "L"; }
 
 // Left-padded / right-padded to width w (UTF-8 aware enough for the ASCII used in tables).
 std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); }
@@ -71,7 +71,7 @@ std::vector<CheckKind> check_kinds(const std::vector<SampleCheck>& checks) {
 
 
 std::string quantity_failure(const Report& r, const QuantityScore& q) {
-  std::string m = q.quantity + ": worst sample " + q.worst_sample + " entry " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity));
+  std::string m = q.quantity + ": worst sample " + q.worst_sample + " entry " + entry(q.worst_row, q.worst_col, is_matrix_quantity(q.quantity));
   for (const SampleScore& s : r.samples)
     if (s.sample == q.worst_sample && s.quantity == q.quantity)
       m += ": rel err " + format_number("%.3g", s.rel_err) + " > tolerance " + format_number("%.3g", s.tolerance) + " (" + format_number("%.1f", s.digits) +
@@ -151,7 +151,7 @@ std::string reports_to_junit(const std::vector<Report>& reports, const KnownFail
       std::string detail;
       for (const SampleScore& s : r.samples)
         if (s.quantity == q.quantity && !s.passed)
-          detail += s.sample + " " + entry(s.worst_row, s.worst_col, is_matrix(q.quantity)) + ": rel err " + format_number("%.3g", s.rel_err) +
+          detail += s.sample + " " + entry(s.worst_row, s.worst_col, is_matrix_quantity(q.quantity)) + ": rel err " + format_number("%.3g", s.rel_err) +
                     " > tolerance " + format_number("%.3g", s.tolerance) + " (" + format_number("%.1f", s.digits) + " digits)\n";
       cases.push_back({q.quantity, q.passed || !q.convention.empty() ? "" : quantity_failure(r, q), detail,
                        q.samples == 0 ? "absent from every engine sample: not compared"
@@ -238,7 +238,7 @@ std::string report_summary(const Report& r) {
   s += pad("quantity", width) + rpad("samples", 8) + rpad("missing", 8) + rpad("digits", 7) + rpad("cap", 4) + pad(" worst", 14) +
        rpad("rel err", 9) + rpad("tolerance", 10) + pad("status", 7) + "rule\n";
   for (const QuantityScore& q : r.quantities) {
-    const std::string worst = q.samples ? " " + q.worst_sample + " " + entry(q.worst_row, q.worst_col, is_matrix(q.quantity)) : " -";
+    const std::string worst = q.samples ? " " + q.worst_sample + " " + entry(q.worst_row, q.worst_col, is_matrix_quantity(q.quantity)) : " -";
     double rel = 0;
     for (const SampleScore& x : r.samples)
       if (x.sample == q.worst_sample && x.quantity == q.quantity) rel = x.rel_err;
