@@ -32,11 +32,14 @@ TEST(Fixture, RoundTripKeepsEveryByte) {
 }
 
 TEST(Fixture, GoldenFixturesReadAndMatchTheirModels) {
+  int goldens = 0;
   for (const auto& entry : fs::directory_iterator(kData + "/golden")) {
     const Fixture f = read_fixture_file(entry.path().string());  // throws on a hash mismatch
     EXPECT_GE(f.samples.size(), 3u) << entry.path();
     EXPECT_EQ(fixture_text(fixture_to_json(f)), read_text_file(entry.path().string())) << entry.path();
+    ++goldens;
   }
+  EXPECT_GE(goldens, 18) << "the bundled goldens (fixtures/golden) are missing";
 }
 
 // The tree layout (docs/formats.md; version 3 per document, version 4 per sample): on the floating
