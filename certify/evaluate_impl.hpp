@@ -407,6 +407,7 @@ void evaluate_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   out.contact_quantities.push_back(scalar_q<T>("impact.kinetic_minus", r.kinetic_minus));
   if (!r.ok) return;
   I.ok = true;
+  I.lambda_unique = r.lambda_unique;
   I.in_cone = r.in_cone;
   const int nr = static_cast<int>(r.rigid.size());
   for (int a = 0, j = 0; a < nr; ++a) {
@@ -436,13 +437,16 @@ void evaluate_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   out.contact_quantities.back().scale = sci(zmax);
   out.contact_quantities.push_back(scalar_q<T>("impact.kinetic_plus", r.kinetic_plus));
   I.energy_change = sci(T(r.kinetic_plus - r.kinetic_minus));
-  bool same_e = !r.frictional;
-  for (int i : r.rigid) same_e = same_e && model.contacts[i].e == model.contacts[r.rigid[0]].e;
-  if (same_e && nr > 0) {
-    const T e = model.contacts[r.rigid[0]].e;
-    VecX<T> Hl(nr);  // M λ = T_Rᵀ H⁻¹ T_R λ = T_Rᵀ Δq̇
-    for (int a = 0; a < nr; ++a) Hl(a) = r.ck.Tn.col(r.rigid[a]).dot(r.dqd);
-    I.energy_change_closed_form = sci(T(-(T(1) - e) / (T(2) * (T(1) + e)) * r.lambda.dot(Hl)));
+  if (!r.frictional && nr > 0) {
+    // ΔT = ½ Σ λ_i (ζ_i⁻ + ζ_i⁺) with ζ_i⁺ as the restitution law sets it where λ_i > 0: -e_i ζ_i⁻
+    // for a colliding contact, 0 for a separating one (impulse.hpp).
+    T dT(0);
+    for (int a = 0; a < nr; ++a) {
+      const T zm = r.zeta_minus(r.rigid[a]);
+      const T zp = zm < T(0) ? T(-model.contacts[r.rigid[a]].e * zm) : T(0);
+      dT += r.lambda(a) * (zm + zp) / T(2);
+    }
+    I.energy_change_closed_form = sci(dT);
   }
 }
 

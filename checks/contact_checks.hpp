@@ -23,11 +23,15 @@
 //                                terms' sizes): W = -(P + Ė) ≥ 0 and equals the dampers' and slip's ≤ k ε
 // The impulsive step (check_impact, §11.7; contact/impulse.hpp):
 //   impact.momentum_balance      max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|)                    ≤ k ε  (eq. 11.57)
-//   impact.restitution           max over contacts receiving an impulse of |ζ⁺ + e ζ⁻| (and, for a
-//                                sticking contact, |ζ_x⁺|, |ζ_y⁺|) / max(|ζ⁻|, |ζ_t⁻|)          ≤ k ε  (eqs. 11.64, 11.71)
-//   impact.complementarity       the LCP's on w = Mλ + (1 + E)ζ⁻ (frictionless)
-//   impact.kinetic_energy_does_not_increase  max(0, T⁺ - T⁻) / T⁻   (frictionless, one e for all) ≤ k ε
-//   impact.kinetic_energy_conserved          |T⁺ - T⁻| / T⁻          (frictionless, every e = 1)  ≤ k ε
+//   impact.restitution           max over contacts receiving an impulse of |ζ⁺ + e ζ⁻| where
+//                                colliding or sticking, |ζ⁺| where separating (and, for a sticking
+//                                contact, |ζ_x⁺|, |ζ_y⁺|) / max(|ζ⁻|, |ζ_t⁻|)                 ≤ k ε  (eqs. 11.64, 11.71)
+//   impact.complementarity       λ ≥ 0, w ≥ 0, λᵢwᵢ = 0 on w = Tᵀq̇⁺ + e min(ζ⁻, 0) (frictionless)
+//   impact.zeta_dot_equation     max|Mλ + d - w| / s, d = ζ⁻ + e min(ζ⁻, 0)                     ≤ k ε
+//   impact.kinetic_energy_does_not_increase  max(0, T⁺ - T⁻) / T⁻   (frictionless, no separating
+//                                contact taking an impulse)                                     ≤ k ε
+//   impact.kinetic_energy_conserved          |T⁺ - T⁻| / T⁻          (the same, and e = 1 at the
+//                                contacts taking an impulse)                                    ≤ k ε
 // k = default_k(n).
 #pragma once
 

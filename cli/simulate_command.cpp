@@ -31,7 +31,8 @@ struct SimulateOptions {
 };
 
 struct Result {
-  ojson samples = ojson::array(), events = ojson::array();
+  ojson samples = ojson::array(), events = ojson::array(), notes = ojson::array();
+  std::string max_drift;
   bool ok = true;
   std::string message;
 };
@@ -59,16 +60,24 @@ struct RunSimulation {
       s["t"] = to_decimal(tr.t[k]);
       s["q"] = vec(tr.q[k]);
       s["qd"] = vec(tr.qd[k]);
-      ojson act = ojson::array();
-      if (k < tr.active.size())
-        for (int c : tr.active[k]) act.push_back(m.contacts[static_cast<size_t>(c)].name);
-      s["active"] = act;
+      auto names = [&](const std::vector<std::vector<int>>& sets) {
+        ojson a = ojson::array();
+        if (k < sets.size())
+          for (int c : sets[k]) a.push_back(m.contacts[static_cast<size_t>(c)].name);
+        return a;
+      };
+      s["current"] = names(tr.current);
+      s["active"] = names(tr.active);
       r.samples.push_back(s);
     }
     for (const ContactEvent<T>& e : tr.events)
-      r.events.push_back({{"kind", e.kind == ContactEvent<T>::Gain ? "gain" : "negative_force"},
+      r.events.push_back({{"kind", e.kind == ContactEvent<T>::Gain            ? "gain"
+                                   : e.kind == ContactEvent<T>::NegativeForce ? "negative_force"
+                                                                              : "current_accelerating"},
                           {"contact", e.contact >= 0 ? m.contacts[static_cast<size_t>(e.contact)].name : ""},
                           {"time", to_decimal(e.time)}});
+    for (const std::string& n : tr.notes) r.notes.push_back(n);
+    r.max_drift = to_decimal(tr.max_drift, 3);
     r.ok = tr.ok;
     r.message = tr.message;
   }
@@ -108,6 +117,11 @@ int run_simulate(const SimulateOptions& o) {
     if (c.damping)
       throw InputError(c.file.empty() ? o.model : c.file, c.where,
                        "contact '" + c.name + "' is soft (stiffness, damping): the table 11.1 procedure is for rigid contacts");
+  for (const ContactDesc& c : lm.desc.contacts)
+    if (c.friction)
+      throw InputError(c.file.empty() ? o.model : c.file, c.where + ".friction",
+                       "contact '" + c.name + "' has friction: the table 11.1 procedure is frictionless (its LCP, eq. 11.42); "
+                       "a sticking impact (eq. 11.72) between frictionless motions would be neither model");
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
   Result r;
@@ -130,6 +144,8 @@ int run_simulate(const SimulateOptions& o) {
   doc["contacts"] = contacts;
   doc["ok"] = r.ok;
   if (!r.ok) doc["message"] = r.message;
+  doc["notes"] = r.notes;
+  doc["max_drift"] = r.max_drift;
   doc["events"] = r.events;
   doc["samples"] = r.samples;
   const std::string text = doc.dump(1) + "\n";

@@ -229,10 +229,12 @@ ojson contacts_json(const Evaluation& ev) {
     ojson ij;
     ij["model"] = I.frictional ? "sticking impact, RBDA eqs. 11.66-11.72: every contact collides, tangential motion stopped at "
                                  "frictional contacts, ζ_z⁺ = -e ζ_z⁻; λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻"
-                               : "frictionless Newton impact, RBDA §11.7: w = Mλ + (1 + E)ζ⁻ ≥ 0, λ ≥ 0, λᵀw = 0; u = Tλ = H Δq̇";
+                               : "frictionless Newton impact, RBDA §11.7: w = Mλ + d ≥ 0, λ ≥ 0, λᵀw = 0, d = ζ⁻ + E min(ζ⁻, 0) "
+                                 "(w = ζ⁺ + E min(ζ⁻, 0): restitution where colliding, ζ⁺ ≥ 0 where separating); u = Tλ = H Δq̇";
     ij["status"] = I.ok ? "solved" : "failed";
     ij["message"] = I.message.empty() ? ojson(nullptr) : ojson(I.message);
     ij["receiving_impulse"] = I.receiving;
+    if (I.ok) ij["lambda_uniqueness"] = I.lambda_unique ? "unique" : "not_unique";
     if (I.frictional) ij["in_friction_cone"] = I.in_cone;
     if (!I.energy_change.empty()) ij["kinetic_energy_change"] = I.energy_change;
     if (!I.energy_change_closed_form.empty()) ij["kinetic_energy_change_closed_form"] = I.energy_change_closed_form;

@@ -98,6 +98,23 @@ inline ContactDesc ground_contact(const std::string& name, int succ, const Num3&
   return c;
 }
 
+// The box 0.6 x 0.4 x 0.2 of 2.5 kg with a contact at each corner of its bottom face, normals +z
+// (corner i at (±0.3, ±0.2): 0 (+,+), 1 (-,+), 2 (-,-), 3 (+,-)) against the ground z = 0, and its
+// configuration resting there.
+inline ModelDesc box_on_four_corners() {
+  ModelDesc d = box(0.3, 0.2, 0.1, 2.5);
+  const double cx[4] = {0.3, -0.3, -0.3, 0.3}, cy[4] = {0.2, 0.2, -0.2, -0.2};
+  for (int i = 0; i < 4; ++i) d.contacts.push_back(ground_contact("corner" + std::to_string(i), 0, N3(cx[i], cy[i], -0.1)));
+  return d;
+}
+template <class T>
+VecX<T> box_resting() {
+  VecX<T> q = VecX<T>::Zero(7);
+  q(0) = T(1);
+  q(6) = T(0.1);  // the corners' z = -0.1 is the double Num::exact(0.1): φ = 0 exactly at every precision
+  return q;
+}
+
 // The closed forms of chapter 11 at double and bin50.
 template <class T>
 class ContactClosedForm : public ::testing::Test {};

@@ -6,12 +6,15 @@
 // solution, Lemke must return a certificate y ≥ 0, My = 0, dᵀy < 0, checked here.
 #include "reference/contact/force_qp.hpp"
 #include "reference/contact/lcp.hpp"
+#include "reference/contact/uniqueness.hpp"
 #include "tests/lcp_enumeration.hpp"
 #include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
+#include <type_traits>
 
 namespace rbd::test {
 namespace {
@@ -122,6 +125,53 @@ TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
   EXPECT_GT(solved, cases / 4);
   EXPECT_GT(infeasible, cases / 50);
   EXPECT_GT(singular, cases / 10);
+}
+
+// λ's uniqueness decided on the solution (reference/contact/uniqueness.hpp) against the
+// enumeration: on problems whose solution set is bounded (M = AᵀA with A's first row positive, as
+// contact normals with a common upward component: Av = 0, v ≥ 0 forces v = 0), λ is unique iff
+// every complementary solution the enumeration finds is Lemke's λ. Singular M throughout (A has
+// fewer rows than columns), with d built so that some problems have one solution and others many.
+// Planted: "unique iff M is positive-definite" (the old rule) fails on the unique singular ones;
+// dropping the sign condition on A (v ≥ 0 where λ* = 0) fails on them too.
+TYPED_TEST(Lcp, UniquenessOnASingularMIsDecidedOnTheSolution) {
+  using T = TypeParam;
+  const bool dbl = std::is_same<T, double>::value;
+  const int cases = dbl ? 600 : 150;
+  Rand rnd;
+  int unique = 0, many = 0;
+  for (int c = 0; c < cases; ++c) {
+    const int n = 2 + static_cast<int>(rnd(0, 4.999));
+    const int k = 1 + static_cast<int>(rnd(0, n - 1 + 0.999 - 1));  // rank < n
+    MatX<T> A(k, n);
+    for (int j = 0; j < n; ++j) A(0, j) = T(rnd(0.2, 1));
+    for (int i = 1; i < k; ++i)
+      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
+    const MatX<T> M = A.transpose() * A;
+    // d = s - M x with x ≥ 0 on a random support and s ≥ 0 zero there: λ = x solves it; s > 0 on
+    // some other indices lifts those contacts (ζ̇ > 0), which is what can make λ unique.
+    VecX<T> x = VecX<T>::Zero(n), sl = VecX<T>::Zero(n);
+    const double p_force = rnd(0, 1);  // how many contacts carry force
+    for (int j = 0; j < n; ++j) {
+      if (rnd(0, 1) < p_force) x(j) = T(rnd(0.1, 1));
+      else if (rnd(0, 1) < 0.8) sl(j) = T(rnd(0.1, 1));
+    }
+    const VecX<T> d = sl - M * x;
+    const LcpResult<T> r = solve_lcp<T>(M, d);
+    const std::string what = "case " + std::to_string(c) + " (n " + std::to_string(n) + ", rank ≤ " + std::to_string(k) + ")";
+    ASSERT_EQ(r.status, LcpResult<T>::Solved) << what << ": " << r.message;
+    const LcpUniqueness u = lcp_solution_uniqueness<T>(M, d, r.lambda, r.zeta_dot);
+    ASSERT_NE(u, LcpUniqueness::Undecided) << what;
+    const std::vector<VecX<T>> all = complementary_solutions<T>(M, d, dbl ? 1e-10 : 1e-40);
+    ASSERT_FALSE(all.empty()) << what;
+    bool one = true;
+    for (const VecX<T>& l : all) one = one && max_abs(VecX<T>(l - r.lambda)) <= (dbl ? 1e-7 : 1e-35) * (max_abs(r.lambda) + 1);
+    EXPECT_EQ(u == LcpUniqueness::Unique, one) << what << ": " << all.size() << " complementary solutions";
+    (u == LcpUniqueness::Unique ? unique : many)++;
+  }
+  EXPECT_GE(unique, cases / 10);
+  EXPECT_GE(many, cases / 10);
+  std::cout << "[ uniqueness ] unique " << unique << ", not unique " << many << " (M singular in all)\n";
 }
 
 // Example 11.1 (fig. 11.3): a disk in a slot whose walls narrow past the line L. The two normals

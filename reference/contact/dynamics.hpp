@@ -11,9 +11,11 @@
 // independently as the QP of eq. 11.44 (reference/contact/qp.hpp, whose multipliers minimize 11.43).
 // Then q̈ = q̈_free + H⁻¹ T λ with q̈_free = H⁻¹(τ - C), and τ_c = T λ (eq. 11.32).
 //
-// Uniqueness (§11.5, properties 1-2): ζ̇, Tλ and q̈ are unique when a solution exists; λ is unique
-// iff M is positive-definite, i.e. the normals t_i are independent (rank T = n_c). The rank is
-// decided on M's LDLᵀ with complete (diagonal) pivoting, a pivot counted as zero below
+// Uniqueness (§11.5, properties 1-2): ζ̇, Tλ and q̈ are unique when a solution exists. λ is unique
+// when M is positive-definite (the normals t_i independent, rank T = n_c), and may be unique when
+// it is not (the book: a singular M may give one solution): decided on the solution's own
+// polyhedron (contact/uniqueness.hpp), with ζ̇_i = 0 and λ_i = 0 within 1000 n_c ε of their scales.
+// The rank is decided on M's LDLᵀ with complete (diagonal) pivoting, a pivot counted as zero below
 // 1000 n_c ε max|M| (`rank_threshold`).
 //
 // Every basic solution (§11.5: λ_i > 0 only on contacts with independent normals) is listed when λ
@@ -41,6 +43,7 @@
 #include "reference/tree/ltdl.hpp"
 #include "reference/tree/rnea.hpp"
 #include "reference/contact/soft.hpp"
+#include "reference/contact/uniqueness.hpp"
 
 #include <string>
 #include <vector>
@@ -60,7 +63,8 @@ struct ContactDynamics {
   ForceQp<T> force_qp;       // eq. 11.43 by a primal active-set method on the bounds: a third route
   VecX<T> qdd, tau_c;        // when lcp.status == Solved
   int rank = 0;              // rank of M (= rank T)
-  bool lambda_unique = true;
+  bool lambda_unique = true;              // decided (uniqueness.hpp); false also when undecided or unsolved
+  LcpUniqueness uniqueness = LcpUniqueness::Unique;
   T rank_threshold = T(0);
   std::vector<VecX<T>> basic_solutions;  // every basic λ, when not unique and n_c ≤ kMaxEnumerated
   bool enumerated = false;
@@ -160,8 +164,11 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
         for (int b : left) A(a, b) -= A(a, p) * A(p, b) / piv;
     }
   }
-  r.lambda_unique = r.rank == nc;
   r.lcp = solve_lcp<T>(r.M, r.d);
+  r.uniqueness = r.rank == nc ? LcpUniqueness::Unique : LcpUniqueness::NotUnique;
+  if (r.rank < nc && r.lcp.status == LcpResult<T>::Solved)
+    r.uniqueness = lcp_solution_uniqueness<T>(r.M, r.d, r.lcp.lambda, r.lcp.zeta_dot);
+  r.lambda_unique = r.uniqueness == LcpUniqueness::Unique;
   r.qp = solve_contact_qp<T>(H, r.T_rigid, Tdot_r, r.qdd_free);
   r.force_qp = solve_force_qp<T>(r.M, r.d);
   if (r.lcp.status == LcpResult<T>::Solved) {

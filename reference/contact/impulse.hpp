@@ -4,14 +4,24 @@
 //   u = Σ J_iᵀ ι_i = T λ                      (eq. 11.58 over the contacts: ι_i = n̂_i λ_i)
 //   ζ⁻ = Tᵀ q̇⁻,  Δζ = Tᵀ Δq̇ = M λ             (eqs. 11.62-11.63 in joint space, M = TᵀH⁻¹T)
 //
-// Frictionless contacts: Newton's restitution law per contact, Δζ = -(1 + e_i) ζ_i⁻ (eq. 11.64)
-// where the contact collides, posed over all contacts as the impulsive LCP
-//   w = M λ + (1 + E) ζ⁻ ≥ 0,  λ ≥ 0,  λᵀw = 0,   E = diag(e_i)
-// (w_i = ζ_i⁺ + e_i ζ_i⁻: a contact that separates after the impact, w_i > 0, receives no
-// impulse; one that receives an impulse leaves with ζ_i⁺ = -e_i ζ_i⁻). For one contact between two
-// free bodies this is eq. 11.65, λ = -(1 + e) n·(v₂ - v₁) / n·(I₁⁻¹ + I₂⁻¹)n. Solved by Lemke
-// (lcp.hpp) with the same certificate; M is positive semi-definite, so with every e_i = e the
-// kinetic energy changes by ΔT = λᵀζ⁻ + ½λᵀMλ = -(1 - e) / (2(1 + e)) λᵀMλ ≤ 0, zero at e = 1.
+// Frictionless contacts: Newton's restitution law, Δζ = -(1 + e_i) ζ_i⁻ (eq. 11.64), belongs to a
+// contact that collides (approaches, ζ_i⁻ < 0); every touching contact must leave without moving
+// into its surface, ζ_i⁺ = ζ_i⁻ + Δζ_i ≥ 0 (§11.7), and receives an impulse only where it is
+// stopped. Posed over all touching contacts as the impulsive LCP
+//   w = M λ + d ≥ 0,  λ ≥ 0,  λᵀw = 0,   d_i = ζ_i⁻ + e_i min(ζ_i⁻, 0)
+// so that w_i = ζ_i⁺ + e_i min(ζ_i⁻, 0): a colliding contact that receives an impulse leaves with
+// ζ_i⁺ = -e_i ζ_i⁻, one that leaves faster receives none; a separating (or resting, ζ_i⁻ = 0)
+// contact receives an impulse only when the others' impulses would drive it into its surface, and
+// then leaves with ζ_i⁺ = 0. (Writing w = Mλ + (1 + E)ζ⁻ for every contact would demand
+// ζ_i⁺ ≥ -e_i ζ_i⁻ < 0 of a separating one: it could be left moving into the ground.) For one
+// colliding contact between two free bodies this is eq. 11.65,
+// λ = -(1 + e) n·(v₂ - v₁) / n·(I₁⁻¹ + I₂⁻¹)n. Solved by Lemke (lcp.hpp) with the same
+// certificate. The kinetic energy changes by ΔT = ½ Σ λ_i (ζ_i⁻ + ζ_i⁺) (H symmetric, u = Tλ), which
+// with complementarity is ½ Σ_{ζ_i⁻<0} (1 - e_i) λ_i ζ_i⁻ + ½ Σ_{ζ_i⁻>0} λ_i ζ_i⁻: never positive,
+// and zero at e = 1, when no separating contact takes an impulse; a separating contact stopped by
+// the others' impulses adds a positive term, and the total can rise (Newton's law at several
+// simultaneous contacts; at e = 0 it cannot: the LCP is then the H-norm projection of q̇⁻ onto
+// {Tᵀq̇ ≥ 0}).
 //
 // Contacts with friction (a `friction` μ given): the sticking impact of eqs. 11.66-11.72, every such
 // contact colliding with its tangential motion brought to zero: N = [t_x t_y t_z] per contact
@@ -31,6 +41,7 @@
 #include "reference/contact/kinematics.hpp"
 #include "reference/tree/crba.hpp"
 #include "reference/contact/lcp.hpp"
+#include "reference/contact/uniqueness.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -47,7 +58,9 @@ struct ContactImpact {
   std::vector<int> rigid;   // the contacts taking part (not soft), in model order
   ContactKinematics<T> ck;
   VecX<T> zeta_minus;       // ζ⁻ = Tᵀq̇⁻ (normal separation velocities), n_c
-  LcpResult<T> lcp;         // frictionless: the impulsive LCP on w = Mλ + (1 + E)ζ⁻
+  LcpResult<T> lcp;         // frictionless: the impulsive LCP on w = Mλ + d, d_i = ζ_i⁻ + e_i min(ζ_i⁻, 0)
+  VecX<T> d;                // frictionless: that d, over the rigid contacts
+  bool lambda_unique = true;  // frictionless: λ is the LCP's only solution (uniqueness.hpp); sticking: NᵀH⁻¹N nonsingular
   MatX<T> N;                // frictional: the n x m impulse directions (t_x, t_y, t_z per frictional contact, t_z per other)
   VecX<T> lambda;           // the impulse coefficients: one per rigid contact (frictionless) or m (frictional)
   VecX<T> u;                // joint-space impulse T λ (or N λ)
@@ -60,6 +73,12 @@ struct ContactImpact {
 
 template <class T>
 ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd);
+
+// The impulsive LCP's offset of one contact, d = ζ⁻ + e min(ζ⁻, 0): w = Δζ + d = ζ⁺ + e min(ζ⁻, 0).
+template <class T>
+T impact_offset(const T& e, const T& zeta_minus) {
+  return zeta_minus < T(0) ? T((T(1) + e) * zeta_minus) : zeta_minus;
+}
 
 // ---- definition ----
 
@@ -88,15 +107,17 @@ ContactImpact<T> contact_impact(const Model<T>& model, const VecX<T>& q, const V
     MatX<T> TR(model.nv, nr);
     for (int a = 0; a < nr; ++a) TR.col(a) = r.ck.Tn.col(r.rigid[a]);
     const MatX<T> M = nr > 0 ? MatX<T>(TR.transpose() * Hf.solve(TR)) : MatX<T>(0, 0);
-    VecX<T> d(nr);
-    for (int a = 0; a < nr; ++a) d(a) = (T(1) + model.contacts[r.rigid[a]].e) * r.zeta_minus(r.rigid[a]);
-    r.lcp = solve_lcp<T>(MatX<T>((M + M.transpose()) / T(2)), d);
+    r.d = VecX<T>(nr);
+    for (int a = 0; a < nr; ++a) r.d(a) = impact_offset<T>(model.contacts[r.rigid[a]].e, r.zeta_minus(r.rigid[a]));
+    const MatX<T> Ms = (M + M.transpose()) / T(2);
+    r.lcp = solve_lcp<T>(Ms, r.d);
     if (r.lcp.status != LcpResult<T>::Solved) {
       r.message = r.lcp.status == LcpResult<T>::NoSolution ? "the impulsive LCP has no solution (certificate y: My = 0, dᵀy < 0)"
                                                            : r.lcp.message;
       return r;
     }
     r.lambda = r.lcp.lambda;
+    r.lambda_unique = lcp_solution_uniqueness<T>(Ms, r.d, r.lambda, r.lcp.zeta_dot) == LcpUniqueness::Unique;
     r.u = TR * r.lambda;
   } else {
     // Columns: t_x, t_y, t_z for a frictional contact, t_z alone otherwise; E on the t_z rows.

@@ -1,28 +1,43 @@
 // The general procedure of contact-dynamics simulation (RBDA §11.5, table 11.1), with event
 // location by interpolating the integration step (eqs. 11.45-11.51), for frictionless rigid
-// contacts:
+// contacts. Two sets are kept: the current contacts (case 3 of §11.4: touching, φ = 0, not
+// separating, ζ = 0, ζ̇ = 0), and the active ones, a subset whose normals are a basis of range(T)
+// over the current contacts and which holds every contact with λ > 0.
 //
+//   0. the start: every touching contact (φ = 0) that approaches (ζ < 0, case 2a) takes its
+//      impulse first (§11.7, contact/impulse.hpp, over all touching contacts); those leaving
+//      (ζ⁺ > 0, case 2b) are not current; the LCP over the rest gives the two sets (step 6);
 //   1. integrate forward, the active contacts treated as equality constraints
 //      (q̈ = H⁻¹(τ - C + T_A λ_A), T_Aᵀq̈ + Ṫ_Aᵀq̇ = 0), the other contacts ignored;
-//   2. monitor the events: a contact gain (φ_i of a contact not in the current set below 0 and
-//      approaching, φ̇_i < 0; a contact that has just bounced is leaving) and a negative contact
-//      force (λ_i < 0 on an active contact);
-//   3. if the last step saw one, interpolate the step back to the earliest (the step's own
-//      polynomial: Euler y(δ) = y₀ + hkδ, eq. 11.49; Heun y(δ) = y₀ + h((δ - ¾δ²)k₁ + ¾δ²k₂), eq. 11.51;
-//      the event's δ by bisection on the interpolated state, to the working precision);
-//   4. a contact gain is an impact: the impulsive LCP of §11.7 (contact/impulse.hpp) over the
-//      current contacts plus the new one, then new current and active sets;
-//   6. a negative force: solve the LCP (11.42) over the current contacts (contact/dynamics.hpp) and
-//      take the new current set (ζ̇_i = 0) and active set (λ_i > 0);
-//   7. go back to 1.
-// (Step 5, geometric contact loss, needs the contact's extent — a point leaving a face's edge — which
-// the point-on-plane model does not carry; a contact leaves the current set when it separates:
-// ζ > 0 after an impact, or ζ̇ > 0 in an LCP solution.)
+//   2. monitor the events over the step, at 8 points of it and not only at its end:
+//      - a contact gain: a contact not current below its surface (φ < 0) and approaching (ζ < 0);
+//      - a current contact that is not active moving into its surface (ζ < 0): held only
+//        through the basis, it is watched like a gain;
+//      - a negative contact force, λ_i < 0 on an active contact, and a current contact that is
+//        not active accelerating into its surface (ζ̇ < 0): either way the sets are stale;
+//   3. interpolate back to the earliest event: the step's own polynomial (Euler y(δ) = y₀ + hkδ,
+//      eq. 11.49; Heun y(δ) = y₀ + h((δ - ¾δ²)k₁ + ¾δ²k₂), eq. 11.51), the event's δ by bisection
+//      between the last point without it and the first with it, to the working precision;
+//   4. a gain is an impact: the impulsive LCP over every contact touching there (φ ≤ tolerance:
+//      the current ones and the new), then the LCP over those not leaving gives the new sets;
+//   5. geometric contact loss (a point leaving a face's edge) is not modelled: a contact here is a
+//      point on an unbounded plane, so it has no edge to leave. Said in every trajectory's `notes`;
+//   6. a negative force (or a current contact accelerating in): the LCP over the current contacts
+//      (contact/dynamics.hpp); the new current set is ζ̇_i = 0, the new active set λ_i > 0,
+//      completed, as the table says, by current contacts with ζ̇_i = λ_i = 0 until its normals
+//      span those of the current set;
+//   7. go back to 1. A current contact that is not active and has separated (φ > 0) leaves the
+//      current set after each step (dynamic contact loss).
+// Contacts with friction are refused (the book's procedure and its LCP are frictionless; its
+// sticking impact, eq. 11.72, with a frictionless continuous phase would be neither model), as
+// are soft contacts (§11.8: their forces are known forces, any integrator will do).
 //
 // The state is x = [q; q̇] (q with quaternions; the step uses the exact joint flow for positions:
 // q(δ) = q₀ ⊕ ∫ q̇, which for Euler is q₀ ⊕ hδ q̇₀ and for Heun q₀ ⊕ h((δ - ¾δ²) q̇₀ + ¾δ² q̇(⅔h))
 // — the velocity integral of the same polynomial, eq. 11.51 applied to α, then the flow of that
 // mean velocity: exact for the positions of 1-DoF joints, first-order consistent for quaternions).
+// The active contacts are held at the acceleration level: their φ drifts with the integration
+// error (not corrected); `max_drift` reports the largest |φ| of a current contact seen.
 #pragma once
 
 #include "reference/contact/dynamics.hpp"
@@ -31,6 +46,7 @@
 
 #include <Eigen/Cholesky>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -49,7 +65,10 @@ VecX<T> step_interpolate(StepMethod method, const VecX<T>& y0, const T& h, const
 
 template <class T>
 struct ContactEvent {
-  enum Kind { Gain, NegativeForce } kind;
+  // Gain: an impact (a contact gained, a current one moving into its surface, or the start's
+  // approaching contacts); NegativeForce: λ < 0 on an active contact; CurrentAccelerating: a
+  // current contact not active with ζ̇ < 0.
+  enum Kind { Gain, NegativeForce, CurrentAccelerating } kind;
   int contact = -1;
   T time;
 };
@@ -58,14 +77,16 @@ template <class T>
 struct ContactTrajectory {
   std::vector<T> t;
   std::vector<VecX<T>> q, qd;
-  std::vector<std::vector<int>> active;  // the active set during each step
+  std::vector<std::vector<int>> active;   // the active set during each step
+  std::vector<std::vector<int>> current;  // the current set during each step
   std::vector<ContactEvent<T>> events;
+  T max_drift = T(0);                     // the largest |φ| of a current contact at a recorded state
+  std::vector<std::string> notes;
   bool ok = true;
   std::string message;
 };
 
-// Simulates from (q, q̇) for `steps` steps of size h with constant τ, starting with the contacts at
-// φ ≤ tol as the current set and the LCP's λ > 0 among them as the active set.
+// Simulates from (q, q̇) for `steps` steps of size h with constant τ (table 11.1, above).
 template <class T>
 ContactTrajectory<T> simulate_contacts(const Model<T>& model, VecX<T> q, VecX<T> qd, const VecX<T>& tau, const T& h, int steps,
                                        StepMethod method);
@@ -111,12 +132,19 @@ ContactTrajectory<T> simulate_contacts(const Model<T>& model_in, VecX<T> q, VecX
                                        StepMethod method) {
   using std::abs;
   ContactTrajectory<T> tr;
-  for (const Contact<T>& c : model_in.contacts)
-    if (c.has_soft) {
-      tr.ok = false;
-      tr.message = "contact '" + c.name + "' is soft: the table 11.1 procedure here is for rigid contacts";
-      return tr;
-    }
+  tr.notes.push_back("geometric contact loss (table 11.1, step 5) is not modelled: each contact is a point on an unbounded "
+                     "plane, which it cannot leave by an edge");
+  auto stop = [&](const std::string& why) {
+    tr.ok = false;
+    tr.message = why;
+    return tr;
+  };
+  for (const Contact<T>& c : model_in.contacts) {
+    if (c.has_soft) return stop("contact '" + c.name + "' is soft: the table 11.1 procedure here is for rigid contacts");
+    if (c.has_friction)
+      return stop("contact '" + c.name + "' has friction: the table 11.1 procedure here is frictionless (its LCP, eq. 11.42), "
+                  "and the sticking impact (eq. 11.72) with a frictionless motion between impacts would be neither model");
+  }
   // A surface not given is frozen where the point is at the start (φ = 0 there), in A's frame:
   // the plane must stay put for φ to measure anything along the motion.
   Model<T> model = model_in;
@@ -134,66 +162,128 @@ ContactTrajectory<T> simulate_contacts(const Model<T>& model_in, VecX<T> q, VecX
   T size(1);
   for (int i = 0; i < model.NB; ++i)
     if (model.Xtree[i].r.norm() > size) size = model.Xtree[i].r.norm();
-  const T tol = T(1000) * epsilon<T>() * size;
+  const T tol = T(1000) * epsilon<T>() * size;  // on φ
+  // On ζ: 1000 ε of the velocities' scale, max|T| max|q̇| (at least 1).
+  auto zeta_tol = [&](const ContactKinematics<T>& ck, const VecX<T>& v) {
+    T s(1);
+    if (v.size() > 0 && ck.Tn.size() > 0) s = std::max(s, T(ck.Tn.cwiseAbs().maxCoeff() * v.cwiseAbs().maxCoeff()));
+    return T(T(1000) * epsilon<T>() * s);
+  };
+  auto contains = [](const std::vector<int>& v, int i) { return std::find(v.begin(), v.end(), i) != v.end(); };
   std::vector<int> current, active;
-  // The current and active sets from the LCP over the contacts in contact (φ ≤ tol).
+
+  // Step 6: the LCP over `candidates`; current = {ζ̇_i = 0}, active = {λ_i > 0} completed by
+  // current contacts with λ_i = 0 whose normals widen the span, until it is range(T_current).
   auto resolve_sets = [&](const std::vector<int>& candidates) {
     active.clear();
     current.clear();
     if (candidates.empty()) return true;
     const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau);
-    MatX<T> M(candidates.size(), candidates.size());
-    VecX<T> d(candidates.size());
-    for (size_t a = 0; a < candidates.size(); ++a) {
+    const int n = static_cast<int>(candidates.size());
+    MatX<T> M(n, n);
+    VecX<T> d(n);
+    for (int a = 0; a < n; ++a) {
       d(a) = r.d(candidates[a]);
-      for (size_t b = 0; b < candidates.size(); ++b) M(a, b) = r.M(candidates[a], candidates[b]);
+      for (int b = 0; b < n; ++b) M(a, b) = r.M(candidates[a], candidates[b]);
     }
     const LcpResult<T> l = solve_lcp<T>(M, d);
     if (l.status != LcpResult<T>::Solved) return false;
-    for (size_t a = 0; a < candidates.size(); ++a) {
-      if (l.zeta_dot(a) <= tol) current.push_back(candidates[a]);
-      if (std::find(l.active.begin(), l.active.end(), static_cast<int>(a)) != l.active.end() && l.lambda(a) > T(0))
-        active.push_back(candidates[a]);
+    const T mmax = M.cwiseAbs().maxCoeff(), lmax = l.lambda.cwiseAbs().maxCoeff(), dmax = d.cwiseAbs().maxCoeff();
+    const T wtol = T(1000) * T(n) * epsilon<T>() * (mmax * lmax + dmax);  // ζ̇'s scale: its terms'
+    for (int a = 0; a < n; ++a) {
+      if (l.zeta_dot(a) <= wtol) current.push_back(candidates[a]);
+      if (contains(l.active, a) && l.lambda(a) > T(0)) active.push_back(candidates[a]);
     }
+    // The completion to a basis of range(T_current), by rank on M (rank M_SS = rank T_S).
+    auto rank_of = [&](const std::vector<int>& S) {
+      if (S.empty()) return 0;
+      MatX<T> MS(S.size(), S.size());
+      for (size_t x = 0; x < S.size(); ++x)
+        for (size_t y = 0; y < S.size(); ++y) MS(x, y) = r.M(S[x], S[y]);
+      Eigen::FullPivLU<MatX<T>> lu(MS);
+      lu.setThreshold(T(1000) * T(nc) * epsilon<T>());
+      return static_cast<int>(lu.rank());
+    };
+    int rank = rank_of(active);
+    for (int i : current) {
+      if (contains(active, i)) continue;
+      std::vector<int> wider = active;
+      wider.push_back(i);
+      const int rw = rank_of(wider);
+      if (rw > rank) {
+        active = wider;
+        rank = rw;
+      }
+    }
+    std::sort(active.begin(), active.end());
     return true;
   };
+  // Step 4: the impact over every contact touching now; the contacts not leaving, for the LCP.
+  auto impact = [&](std::vector<int>& candidates) {
+    std::vector<int> touching;
+    const ContactKinematics<T> ck = contact_kinematics<T>(model, q, qd);
+    for (int i = 0; i < nc; ++i)
+      if (contains(candidates, i) || ck.phi(i) <= tol) touching.push_back(i);
+    Model<T> sub = model;
+    sub.contacts.clear();
+    for (int c : touching) sub.contacts.push_back(model.contacts[c]);
+    const ContactImpact<T> im = contact_impact<T>(sub, q, qd);
+    if (!im.ok) return false;
+    const T vtol = zeta_tol(ck, VecX<T>(qd.cwiseAbs().cwiseMax(im.qd_plus.cwiseAbs())));
+    qd = im.qd_plus;
+    candidates.clear();
+    for (size_t a = 0; a < touching.size(); ++a)
+      if (im.zeta_plus(static_cast<Eigen::Index>(a)) <= vtol) candidates.push_back(touching[a]);
+    return true;
+  };
+
+  T t(0);
   {
     const ContactKinematics<T> ck = contact_kinematics<T>(model, q, qd);
+    const T ztol = zeta_tol(ck, qd);
     std::vector<int> touching;
-    for (int i = 0; i < nc; ++i)
-      if (ck.phi(i) <= tol && ck.zeta(i) <= tol) touching.push_back(i);  // case 3 (or impacting: φ̇ < 0)
-    if (!resolve_sets(touching)) {
-      tr.ok = false;
-      tr.message = "the initial contact LCP has no solution";
-      return tr;
+    int most = -1;
+    for (int i = 0; i < nc; ++i) {
+      if (ck.phi(i) < -tol)
+        return stop("contact '" + model.contacts[i].name + "' starts below its surface (φ = " + to_decimal(ck.phi(i), 3) +
+                    "): the procedure starts from a state without penetration");
+      if (ck.phi(i) > tol) continue;
+      touching.push_back(i);
+      if (ck.zeta(i) < -ztol && (most < 0 || ck.zeta(i) < ck.zeta(most))) most = i;
     }
+    std::vector<int> candidates;
+    if (most >= 0) {  // case 2a at the start: the impulse first
+      candidates = touching;
+      if (!impact(candidates)) return stop("impact at the start: the impulsive LCP failed");
+      tr.events.push_back({ContactEvent<T>::Gain, most, t});
+    } else {
+      for (int i : touching)
+        if (ck.zeta(i) <= ztol) candidates.push_back(i);  // case 2b (separating) is not current
+    }
+    if (!resolve_sets(candidates)) return stop("the initial contact LCP has no solution");
   }
-  T t(0);
   auto record = [&]() {
     tr.t.push_back(t);
     tr.q.push_back(q);
     tr.qd.push_back(qd);
     tr.active.push_back(active);
+    tr.current.push_back(current);
+    if (!current.empty()) {
+      const ContactKinematics<T> ck = contact_kinematics<T>(model, q, qd);
+      for (int i : current) tr.max_drift = std::max(tr.max_drift, T(abs(ck.phi(i))));
+    }
   };
   record();
   for (int s = 0; s < steps; ++s) {
     // Stage slopes of [q̇-velocity, q̈]; positions follow the flow of the step's mean velocity.
     VecX<T> qdd1, l1, qdd2, l2;
-    if (!detail::constrained_qdd<T>(model, q, qd, tau, active, qdd1, l1)) {
-      tr.ok = false;
-      tr.message = "dependent active contact normals";
-      return tr;
-    }
+    if (!detail::constrained_qdd<T>(model, q, qd, tau, active, qdd1, l1)) return stop("dependent active contact normals");
     VecX<T> k1(2 * model.nv), k2(2 * model.nv);
     k1 << qd, qdd1;
     if (method == StepMethod::Heun) {
       const T c = T(2) * h / T(3);
       const VecX<T> q2 = integrate_q<T>(model, q, qd, c), qd2 = qd + c * qdd1;
-      if (!detail::constrained_qdd<T>(model, q2, qd2, tau, active, qdd2, l2)) {
-        tr.ok = false;
-        tr.message = "dependent active contact normals";
-        return tr;
-      }
+      if (!detail::constrained_qdd<T>(model, q2, qd2, tau, active, qdd2, l2)) return stop("dependent active contact normals");
       k2 << qd2, qdd2;
     } else {
       k2 = k1;
@@ -205,47 +295,69 @@ ContactTrajectory<T> simulate_contacts(const Model<T>& model_in, VecX<T> q, VecX
       qo = integrate_q<T>(model, q, VecX<T>(y.head(model.nv)), T(1));  // q₀ ⊕ (∫ q̇)
       qdo = y.tail(model.nv);
     };
-    // Events at the end of the step: a gain (a non-current contact's φ ≤ 0), a negative λ.
-    auto event_at = [&](const T& delta, int& which, bool& gain) {
+    // The events of step 2 at the state of δ (the first found: gains, then forces).
+    auto event_at = [&](const T& delta, int& which, typename ContactEvent<T>::Kind& kind) {
       VecX<T> qe, qde;
       state_at(delta, qe, qde);
       const ContactKinematics<T> ck = contact_kinematics<T>(model, qe, qde);
-      for (int i = 0; i < nc; ++i)
-        if (std::find(current.begin(), current.end(), i) == current.end() && ck.phi(i) < -tol && ck.zeta(i) < T(0)) {
+      const T ztol = zeta_tol(ck, qde);
+      for (int i = 0; i < nc; ++i) {
+        const bool cur = contains(current, i), act = contains(active, i);
+        if ((!cur && ck.phi(i) < -tol && ck.zeta(i) < T(0)) || (cur && !act && ck.zeta(i) < -ztol)) {
           which = i;
-          gain = true;
+          kind = ContactEvent<T>::Gain;
           return true;
         }
+      }
       VecX<T> qddx, lx;
-      if (detail::constrained_qdd<T>(model, qe, qde, tau, active, qddx, lx))
-        for (size_t a = 0; a < active.size(); ++a)
-          if (lx(static_cast<Eigen::Index>(a)) < T(0)) {
-            which = active[a];
-            gain = false;
-            return true;
-          }
+      if (!detail::constrained_qdd<T>(model, qe, qde, tau, active, qddx, lx)) return false;
+      // λ_i < 0 beyond the rounding of the active forces (a completing contact holds λ = 0 exactly
+      // only in exact arithmetic).
+      const T ltol = lx.size() ? T(T(1000) * T(nc) * epsilon<T>() * lx.cwiseAbs().maxCoeff()) : T(0);
+      for (size_t a = 0; a < active.size(); ++a)
+        if (lx(static_cast<Eigen::Index>(a)) < -ltol) {
+          which = active[a];
+          kind = ContactEvent<T>::NegativeForce;
+          return true;
+        }
+      // ζ̇ of the current contacts not active, under the active ones' constraint.
+      T amax(1);
+      for (Eigen::Index j = 0; j < qddx.size(); ++j) amax = std::max(amax, T(abs(qddx(j))));
+      const T atol = T(1000) * epsilon<T>() * (ck.Tn.size() ? T(ck.Tn.cwiseAbs().maxCoeff() * amax) : amax) +
+                     T(1000) * epsilon<T>() * (ck.Tdot_qd.size() ? T(ck.Tdot_qd.cwiseAbs().maxCoeff()) : T(0));
+      for (int i : current)
+        if (!contains(active, i) && T(ck.Tn.col(i).dot(qddx) + ck.Tdot_qd(i)) < -atol) {
+          which = i;
+          kind = ContactEvent<T>::CurrentAccelerating;
+          return true;
+        }
       return false;
     };
+    // Step 2 at 8 points of the step; step 3 by bisection between the last point without an
+    // event and the first with one (eq. 11.46: any intermediate state from the step's polynomial).
     int which = -1;
-    bool gain = false;
+    typename ContactEvent<T>::Kind kind = ContactEvent<T>::Gain;
     T delta(1);
-    if (event_at(T(1), which, gain)) {
-      // Bisection on δ for the earliest event (eq. 11.46: any intermediate state from the step's polynomial).
-      T lo(0), hi(1);
+    constexpr int kPoints = 8;
+    for (int k = 1; k <= kPoints; ++k) {
+      const T at = T(k) / T(kPoints);
+      if (!event_at(at, which, kind)) continue;
+      T lo = T(k - 1) / T(kPoints), hi = at;
       const int iters = digits10<T>() * 4;
       for (int it = 0; it < iters; ++it) {
         const T mid = (lo + hi) / T(2);
         int w = -1;
-        bool g = false;
+        typename ContactEvent<T>::Kind g = kind;
         if (event_at(mid, w, g)) {
           hi = mid;
           which = w;
-          gain = g;
+          kind = g;
         } else {
           lo = mid;
         }
       }
       delta = hi;
+      break;
     }
     VecX<T> qn, qdn;
     state_at(delta, qn, qdn);
@@ -253,36 +365,18 @@ ContactTrajectory<T> simulate_contacts(const Model<T>& model_in, VecX<T> q, VecX
     qd = qdn;
     t += delta * h;
     if (which >= 0) {
-      tr.events.push_back({gain ? ContactEvent<T>::Gain : ContactEvent<T>::NegativeForce, which, t});
+      // An event that recurs where the last one was handled (the same kind, contact and time) would
+      // make no progress: the sets the LCP gives do not remove it.
+      if (!tr.events.empty() && tr.events.back().kind == kind && tr.events.back().contact == which && tr.events.back().time == t)
+        return stop("the event at contact '" + model.contacts[static_cast<size_t>(which)].name + "' recurs at t = " +
+                    to_decimal(t, 6) + " after its sets were resolved: the procedure cannot progress");
+      tr.events.push_back({kind, which, t});
       std::vector<int> candidates = current;
-      if (gain) {
+      if (kind == ContactEvent<T>::Gain) {
         candidates.push_back(which);
-        std::sort(candidates.begin(), candidates.end());
-        // Step 4: the impact over the current contacts plus the new one (the others are ignored).
-        Model<T> sub = model;
-        sub.contacts.clear();
-        for (int c : candidates) sub.contacts.push_back(model.contacts[c]);
-        const ContactImpact<T> im = contact_impact<T>(sub, q, qd);
-        if (!im.ok) {
-          tr.ok = false;
-          tr.message = "impact: " + im.message;
-          return tr;
-        }
-        qd = im.qd_plus;
-        // Contacts leaving with ζ⁺ > 0 (bouncing, e > 0) leave the current set.
-        T vmax(1);
-        for (Eigen::Index i = 0; i < im.zeta_minus.size(); ++i) vmax = std::max(vmax, T(abs(im.zeta_minus(i))));
-        const T vtol = T(1000) * epsilon<T>() * vmax;
-        std::vector<int> still;
-        for (size_t a = 0; a < candidates.size(); ++a)
-          if (im.zeta_plus(static_cast<Eigen::Index>(a)) <= vtol) still.push_back(candidates[a]);
-        candidates = still;
+        if (!impact(candidates)) return stop("impact at t = " + to_decimal(t, 6) + ": the impulsive LCP failed");
       }
-      if (!resolve_sets(candidates)) {
-        tr.ok = false;
-        tr.message = "the contact LCP has no solution after the event";
-        return tr;
-      }
+      if (!resolve_sets(candidates)) return stop("the contact LCP has no solution after the event at t = " + to_decimal(t, 6));
     }
     // A current contact that is no longer active and has separated (φ > 0) leaves the current set
     // (case 1 of §11.4), so that its next gain is seen.
@@ -290,7 +384,7 @@ ContactTrajectory<T> simulate_contacts(const Model<T>& model_in, VecX<T> q, VecX
       const ContactKinematics<T> ck = contact_kinematics<T>(model, q, qd);
       std::vector<int> kept;
       for (int i : current)
-        if (std::find(active.begin(), active.end(), i) != active.end() || ck.phi(i) <= tol) kept.push_back(i);
+        if (contains(active, i) || ck.phi(i) <= tol) kept.push_back(i);
       current = kept;
     }
     record();
