@@ -2,6 +2,7 @@
 #include "reports/compare.hpp"
 
 #include <cstdio>
+#include <initializer_list>
 
 namespace rbd {
 
@@ -13,6 +14,23 @@ std::string fmt_digits(double d) {
   return b;
 }
 
+// The engine's identities among its own outputs (reports/engine_checks.cpp): the quantity each
+// judges, the others it is judged against (which must agree with the reference, or the failure
+// may be a convention that moves them all: another dof order breaks H q̈ + C = τ at the input
+// τ too), and what it says.
+struct OwnIdentity {
+  const char* check;
+  const char* quantity;
+  std::initializer_list<const char*> against;
+  const char* says;
+};
+const OwnIdentity kOwnIdentities[] = {
+    {"equation_of_motion.fd", "qdd", {"H", "C"}, "its forward dynamics q̈ does not satisfy H q̈ + C = τ with its own H and C"},
+    {"equation_of_motion.id", "tau", {"H", "C"}, "its inverse dynamics τ is not H q̈ + C with its own H and C"},
+    {"ltdl.reconstructs", "L", {"H"}, "its factors L, D do not reconstruct its own H"},
+    {"H.symmetric_raw", "H", {}, "its H is not symmetric"},
+};
+
 }  // namespace
 
 // What most likely makes an engine differ, from the echo and the size of the errors:
@@ -22,6 +40,10 @@ std::string fmt_digits(double d) {
 //   within 3 digits but outside tolerance   → numerical (model and conventions agree; digits lost)
 //   a contact quantity off the engine's own declared model (model_values) → numerical: its solver
 //                                             stopped short (checked before the < 3 digits rule)
+//   a quantity wrong (< 3 digits or outside tolerance) that one of the engine's own identities
+//   ties to its other outputs, those others right and the identity broken → numerical: the engine
+//   disagrees with itself (checked before the < 3 digits rule: H, C right and H q̈ + C = τ broken
+//   leave only q̈; a convention moves several quantities at once)
 //   soft loop constraints declared          → convention (declared), with the measured violation
 // Quantities and checks explained by a declared convention are left out of the first three.
 std::string diagnosis(const Report& r) {
@@ -54,6 +76,31 @@ std::string diagnosis(const Report& r) {
              worst->quantity + " " + fmt_digits(worst->model_digits) + " digits against the model's exact values, " +
              fmt_digits(worst->digits) + " against the rigid LCP): its solver stopped short there";
   }
+  // An engine whose own outputs disagree: a quantity failing where an identity that ties it to the
+  // engine's other outputs breaks.
+  auto agrees = [&](const char* name) {
+    for (const QuantityScore& o : r.quantities)
+      if (o.quantity == name) return o.samples > 0 && o.passed;
+    return false;
+  };
+  for (const OwnIdentity& id : kOwnIdentities)
+    for (const QuantityScore& q : r.quantities) {
+      if (q.quantity != id.quantity || q.samples == 0 || q.passed || !q.convention.empty()) continue;
+      bool others = true;
+      for (const char* a : id.against) others = others && agrees(a);
+      if (!others) continue;
+      for (const SampleCheck& c : r.checks)
+        if (c.result.name == id.check && !c.result.passed && c.convention.empty()) {
+          std::string kept;
+          for (const QuantityScore& o : r.quantities)
+            if (o.passed && o.samples > 0 && o.quantity != q.quantity)
+              kept += (kept.empty() ? "" : ", ") + o.quantity + " " + fmt_digits(o.min_digits);
+          return "numerical: the engine disagrees with itself: " + std::string(id.says) + " (" + id.check + " fails at sample " +
+                 c.sample + ", " + fmt_digits(c.result.digits()) + " digits); " + q.quantity + " " + fmt_digits(q.min_digits) +
+                 " digits" + (kept.empty() ? std::string() : " while " + kept + " digits hold") +
+                 ": a fault of the engine's numbers, not of the import or a convention";
+        }
+    }
   for (const QuantityScore& q : r.quantities)
     if (q.samples > 0 && q.min_digits < 3 && q.convention.empty())
       return "convention or model semantics: " + q.quantity + " is wrong in its leading digits (" +

@@ -382,6 +382,39 @@ TEST(CheckEngineOutput, NonPositiveDefiniteHFails) {
   EXPECT_FALSE(c->result.passed);
 }
 
+// The audit's diagnosis tells an engine that disagrees with itself from a convention: q̈ wrong in
+// its leading digits while the engine's own H, C and τ hold and its H q̈ + C = τ breaks is a fault
+// of its numbers (an engine's forward-dynamics path, as DART's through its URDF loader on TALOS);
+// the same q̈ error with H, C, τ and q̈ all in another dof order keeps every identity of the
+// engine's own outputs and stays "convention or model semantics".
+TEST(Diagnosis, AnEngineThatDisagreesWithItselfIsNumerical) {
+  EngineOutput bad = rounded_engine(pendulum());
+  for (Num& x : sample_of(bad, "s002").values.at("qdd").v) x = Num::exact(-3 * x.value);
+  const Report r = run_compare(bad);
+  const std::string d = diagnosis(r);
+  EXPECT_EQ(d.rfind("numerical: the engine disagrees with itself", 0), 0u) << d;
+  EXPECT_NE(d.find("equation_of_motion.fd fails at sample s002"), std::string::npos) << d;
+  EXPECT_NE(d.find("H "), std::string::npos) << d;  // what holds is named
+
+  // Dofs swapped in every output: the engine is self-consistent in its own order.
+  EngineOutput swapped = rounded_engine(pendulum());
+  for (EngineSample& es : swapped.samples) {
+    for (const char* name : {"C", "tau", "qdd"}) {
+      auto it = es.values.find(name);
+      if (it != es.values.end()) std::swap(it->second.v[0], it->second.v[1]);
+    }
+    auto H = es.values.find("H");
+    if (H != es.values.end()) {
+      std::swap(H->second.v[0], H->second.v[3]);
+      std::swap(H->second.v[1], H->second.v[2]);
+    }
+    es.values.erase("L");
+    es.values.erase("D");
+  }
+  const std::string ds = diagnosis(run_compare(swapped));
+  EXPECT_EQ(ds.find("disagrees with itself"), std::string::npos) << ds;
+}
+
 // ---- JUnit --------------------------------------------------------------------------------------
 
 TEST(Junit, XmlParsesAndMarksThePerturbedQuantity) {
