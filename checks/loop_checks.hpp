@@ -1,13 +1,17 @@
 // Property checks of closed-loop systems (RBDA ch. 8), each with residual and tolerance (see
-// check_result.hpp), on one state of a model with loop joints. All use the loop-local frame.
+// check_result.hpp), on one state of a model with loop joints. The methods solve with the
+// loop-local K, k; loops.K_qdd_equals_k checks them against the base-coordinate route's.
 //
 //   loops.K_G_zero                  max|K G| / (max|K| max|G|)                          ≤ k ε   (eq. 8.43)
 //   loops.K_g_equals_k              max|K g - k| / (max|K| max|g| + max|k|)             ≤ k ε   (eq. 8.44)
 //   loops.GtHG_positive_definite    smallest eigenvalue of GᵀHG > 0 (residual 0 / 1)            (eq. 8.45)
-//   loops.K_qdd_equals_k            max|K q̈ - k| / (max|K| s + max|k|), every method's q̈, s the size of its summands  (eq. 8.35)
-//   loops.equation_of_motion        max|H q̈ + C - τ - Kᵀλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Kᵀλ|)  (eq. 8.34)
-//   loops.constraint_forces_no_work max|Gᵀ τ_c| / (max|G| max|τ_c|), τ_c = Kᵀλ       ≤ k ε
-//                                   (constraint forces do no work on any allowed motion)
+//   loops.K_qdd_equals_k            max|K_b q̈ - k_b| / (max|K_b| s + max|k|), every method's q̈ against K_b, k_b of
+//                                   the base-coordinate route, s the size of its summands     ≤ k ε   (eq. 8.35)
+//   loops.equation_of_motion        max|H q̈₁ + C - τ - Kᵀλ₂| / (max|H| max|q̈| + max|C| + max|τ| + max|Kᵀλ|):
+//                                   the KKT method's q̈ with the λ-first method's λ         ≤ k ε κ(KKT)  (eq. 8.34)
+//   loops.constraint_forces_no_work max|Gᵀ (τ - C - H q̈₂)| / (max|G| (max|τ| + max|C| + max|H| max|q̈|) n):
+//                                   τ_c from the equation of motion with the λ-first q̈, G of the
+//                                   projection method: no work on any allowed motion       ≤ k ε κ(KKT)  (eq. 8.35)
 //   loops.methods_agree             max pairwise |q̈_a - q̈_b| / max(max|q̈|, max|τ - C| / max|H|) over the three methods
 //                                   of §8.5                                              ≤ k ε κ(KKT)
 //   loops.kkt_rank                  rank(KKT) = n + rank K, the KKT and λ-first ranks equal §8.8's

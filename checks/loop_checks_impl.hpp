@@ -73,33 +73,64 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
   const T s2a = max_abs(qdd0) > max_abs(VecX<T>(m2.qdd - qdd0)) ? max_abs(qdd0) : max_abs(VecX<T>(m2.qdd - qdd0));
   const T s2 = kmax > T(0) ? T(s2a + max_abs(A) * max_abs(m2.lambda) * T(model.nc) / kmax) : s2a;
   const T s3 = max_abs(G) * max_abs(VecX<T>(m3.fd.qdd - m3.ns.g)) + max_abs(m3.ns.g);
+  // Each method's q̈ against the constraints formed by the other route of table 8.4, in base
+  // coordinates (the solves used the loop-local K, k): a q̈ that only satisfies its own solve's
+  // equations, or a K of one route that is wrong, fails here. (K and k agree between the routes in
+  // exact arithmetic; their rounding is of the terms' size, as the residuals' scales are.)
+  const LoopConstraints<T> lb = loop_constraints<T>(model, q, qd, LoopFrame::Base);
+  const VecX<T> rhs_b = lb.k + lb.k_stab;
+  const T kmax_b = max_abs(lb.K);
+  // The base route carries every motion to base coordinates, where a moment's terms grow with the
+  // distance from the base origin and cancel: its rounding is that much larger (far_fourbar).
+  T reach(1);
+  {
+    const TreeKinematics<T> kin0 = kinematics<T>(model, q, qd);
+    for (int i = 0; i < model.NB; ++i) reach = std::max(reach, T(T(1) + kin0.X0[i].r.norm()));
+  }
   T worst(0);
   std::string each;
   const std::pair<const VecX<T>*, T> methods[3] = {{&m1.qdd, s1}, {&m2.qdd, s2}, {&m3.fd.qdd, s3}};
   for (const auto& [qdd, sc] : methods) {
-    const T r = ratio<T>(max_abs(VecX<T>(lc.K * *qdd - rhs)), T(kmax * (sc > max_abs(*qdd) ? sc : max_abs(*qdd)) + max_abs(rhs)));
+    const T r = ratio<T>(max_abs(VecX<T>(lb.K * *qdd - rhs_b)),
+                         T(kmax_b * (sc > max_abs(*qdd) ? sc : max_abs(*qdd)) + max_abs(rhs_b) + max_abs(rhs)));
     each += (each.empty() ? "" : ", ") + to_decimal(r, 3);
     if (r > worst) worst = r;
   }
-  out.push_back(make_check("loops.K_qdd_equals_k", worst, tolerance<T>(k),
-                           "max over the three methods of max|K q̈ - k| / (max|K| s + max|k|), s the size of the terms the method "
+  out.push_back(make_check("loops.K_qdd_equals_k", worst, tolerance<T>(k) * static_cast<double>(reach),
+                           "max over the three methods of max|K_b q̈ - k_b| / (max|K_b| s + max|k|), K_b, k_b by the base-coordinate "
+                           "route of table 8.4 (the methods solved with the loop-local one), s the size of the terms the method "
                            "sums to q̈ (KKT: max(|H|, |K|) max(|q̈|, |λ|) / |K|; λ-first: max(|H⁻¹τ'|, |H⁻¹Kᵀλ|) + |A||λ| n^c / |K|, A = K H⁻¹ Kᵀ; projection: "
-                           "|G||ÿ| + |g|); by method: " + each));
+                           "|G||ÿ| + |g|); tolerance k ε (1 + the largest distance of a body from the base origin, model units, " +
+                               to_decimal(reach, 3) + "); by method: " + each));
+  // κ of the KKT matrix (below, loops.methods_agree): what separates two methods' answers.
+  const T kkt_kappa = kkt_condition<T>(H, lc.K, m3.fd.rank);
+  const double kappa_kkt = kkt_kappa > T(1) ? static_cast<double>(kkt_kappa) : 1.0;
+  // The equation of motion with one method's q̈ and another's λ (KKT's q̈, λ-first's λ): each
+  // method satisfies its own equations to its rounding, so only the pairing can fail.
   const VecX<T> tau_c = lc.K.transpose() * m2.lambda;
-  const VecX<T> eom = H * m2.qdd + C - tau - tau_c;
+  const VecX<T> eom = H * m1.qdd + C - tau - tau_c;
   out.push_back(make_check("loops.equation_of_motion",
-                           ratio<T>(max_abs(eom), T(max_abs(H) * max_abs(m2.qdd) + max_abs(C) + max_abs(tau) + max_abs(tau_c))),
-                           tolerance<T>(k), "max|H q̈ + C - τ - Kᵀλ| / scale (eq. 8.34, λ-first method)"));
+                           ratio<T>(max_abs(eom), T(max_abs(H) * std::max(max_abs(m1.qdd), max_abs(m2.qdd)) + max_abs(C) + max_abs(tau) +
+                                                    max_abs(tau_c))),
+                           tolerance<T>(k) * kappa_kkt,
+                           "max|H q̈_KKT + C - τ - Kᵀλ_λ-first| / scale (eq. 8.34: the KKT method's q̈ with the λ-first method's "
+                           "λ); tolerance k ε κ(KKT)"));
+  // The constraint forces do no work on the motions the loops allow (eq. 8.35): τ_c taken from the
+  // equation of motion with the λ-first method's q̈, τ - C - H q̈ (no λ), against G of the
+  // projection method: Gᵀτ_c = 0. (Gᵀ Kᵀλ would be (KG)ᵀλ, the K G = 0 check again.)
+  const VecX<T> tau_c_eom = tau - C - H * m2.qdd;
   out.push_back(make_check("loops.constraint_forces_no_work",
-                           ratio<T>(max_abs(VecX<T>(G.transpose() * tau_c)), T(max_abs(G) * max_abs(tau_c) * T(model.nv))),
-                           tolerance<T>(k), "max|Gᵀ τ_c| / (max|G| max|τ_c| n), τ_c = Kᵀλ"));
+                           ratio<T>(max_abs(VecX<T>(G.transpose() * tau_c_eom)),
+                                    T(max_abs(G) * (max_abs(tau) + max_abs(C) + max_abs(H) * max_abs(m2.qdd)) * T(model.nv))),
+                           tolerance<T>(k) * kappa_kkt,
+                           "max|Gᵀ (τ - C - H q̈)| / (max|G| (max|τ| + max|C| + max|H| max|q̈|) n), q̈ of the λ-first method, G of "
+                           "the projection method (eq. 8.35); tolerance k ε κ(KKT)"));
   {
     // The three methods solve one system, the KKT matrix M = [H Kᵀ; K 0] of eq. 8.36, by three
     // backward-stable routes; their q̈ can differ by ~ε κ(M), κ(M) = max|μ| / min|μ| over M's
     // eigenvalues μ without the n^c - r that are zero for a rank-deficient K (M is symmetric, so
     // these are its nonzero singular values). κ(GᵀHG) alone is not a bound: method 2 goes through
     // H⁻¹ and K H⁻¹ Kᵀ, whose conditioning κ(M) includes.
-    const T kkt_kappa = kkt_condition<T>(H, lc.K, m3.fd.rank);
     const T kappa = kkt_kappa > T(0) ? kkt_kappa : T(1);
     // Differences are relative to the accelerations of the problem: max|q̈|, or, when the
     // constraints hold q̈ at (or near) zero (a structure of mobility 0, a mechanism at rest in
