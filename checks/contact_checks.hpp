@@ -13,7 +13,8 @@
 //                                velocities, T from the joints' motion subspaces (eq. 11.28)  ≤ k ε
 //   contacts.equation_of_motion  max|H q̈ + C - τ - Tλ| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ|)  ≤ k ε
 //                                (eq. 11.41; H and C from CRBA and RNEA, q̈ from contact_dynamics)
-//   and the complementarity and zeta_dot_equation checks above, or the certificate's.
+//   and the complementarity and zeta_dot_equation checks above on ζ̇ = Tᵀq̈ + Ṫᵀq̇ of the solution's
+//   q̈ (not Lemke's ζ̇, 0 on its basis by assignment), or the certificate's.
 // With soft contacts (§11.8, contact/soft.hpp), per soft contact, over all of them:
 //   soft.friction_cone           max(0, |f_t| - μ f_n) / (max f_n + 1e-300)                   ≤ k ε
 //   soft.stick_slip_rule         sticking iff |f_stick| ≤ μ f_n (residual 1 if violated), and sticking ⇒

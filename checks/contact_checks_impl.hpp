@@ -114,7 +114,12 @@ std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q,
     const T scale = max_abs(H) * max_abs(r.qdd) + max_abs(C) + max_abs(tau) + max_abs(r.tau_c) + max_abs(r.soft.tau_soft);
     out.push_back(make_check("contacts.equation_of_motion", detail::ratio<T>(max_abs(res), scale), tolerance<T>(k),
                              "max|H q̈ + C - τ - Tλ - τ_soft| / (max|H| max|q̈| + max|C| + max|τ| + max|Tλ| + max|τ_soft|) (eq. 11.41)"));
-    const std::vector<CheckResult> lc = check_lcp_solution<T>(r.M, r.d, r.lcp.lambda, r.lcp.zeta_dot, k);
+    // Complementarity on the accelerations the solution produces, ζ̇ = Tᵀq̈ + Ṫᵀq̇ (eq. 11.32), not
+    // on Lemke's own ζ̇ (exactly 0 on its basis by assignment).
+    const int nr = static_cast<int>(r.rigid.size());
+    VecX<T> zeta_dot(nr);
+    for (int a = 0; a < nr; ++a) zeta_dot(a) = r.T_rigid.col(a).dot(r.qdd) + r.ck.Tdot_qd(r.rigid[a]);
+    const std::vector<CheckResult> lc = check_lcp_solution<T>(r.M, r.d, r.lcp.lambda, zeta_dot, k);
     out.insert(out.end(), lc.begin(), lc.end());
   } else if (r.lcp.status == LcpResult<T>::NoSolution) {
     out.push_back(check_lcp_certificate<T>(r.M, r.d, r.lcp.certificate, k));
