@@ -23,6 +23,7 @@
 #include "reference/loops/fd_projection.hpp"
 #include "reference/loops/inverse_dynamics.hpp"
 #include "reference/tree/ltdl.hpp"
+#include "reference/tree/natural_scale.hpp"
 #include "reference/tree/rnea.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -616,10 +617,15 @@ void evaluate_at(const ModelDesc& desc, const StateDesc& state, const std::vecto
   const SparseFactor<T>& f = terms.f;
   const VecX<T> tau_id = rnea<T>(model, q, qd, qdd);
   const Energy<T> e = energy<T>(model, q, qd);
+  // C, tau and qdd are certified against their natural scales (reference/tree/natural_scale.hpp):
+  // an exactly cancelled entry is judged against the terms that cancel.
+  const TreeScales<T> scales = tree_natural_scales<T>(model, q, qd, qdd, tau, C, fd.ok ? fd.qdd : VecX<T>(), f);
   out.quantities.push_back(tree_q<T>("H", H, model.dof_parent, false));
   if (!keep_dense) terms.H = MatX<T>();
   out.quantities.push_back(vec_q<T>("C", C));
+  out.quantities.back().scale = sci(scales.C);
   out.quantities.push_back(vec_q<T>("tau", tau_id));
+  out.quantities.back().scale = sci(scales.tau);
   out.positive_definite = fd.ok && f.ok;
   if (t_with_summary) {
     out.condition_number = "inf";
@@ -631,6 +637,7 @@ void evaluate_at(const ModelDesc& desc, const StateDesc& state, const std::vecto
   }
   if (fd.ok) {
     out.quantities.push_back(vec_q<T>("qdd", fd.qdd));
+    if (scales.has_qdd) out.quantities.back().scale = sci(scales.qdd);
   } else {
     out.degeneracy = "ABA: articulated-body pivot D of body '" + model.body_name[fd.failed_at] +
                      "' is not positive-definite (H is singular or indefinite); qdd is undefined";

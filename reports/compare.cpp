@@ -8,6 +8,8 @@
 #include "io/text.hpp"
 
 #include "checks/properties.hpp"
+#include "reference/tree/build_model.hpp"
+#include "reference/tree/natural_scale.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -247,21 +249,46 @@ std::string input_mismatch(const EngineSample& es, const Sample& fs) {
   return "";
 }
 
+// The natural scales of a sample's tree quantities (reference/tree/natural_scale.hpp), in bin50
+// from the fixture's model and the sample's inputs (exact doubles): the size of the terms RNEA sums
+// for C and τ, and of H⁻¹(τ - C) and its terms for q̈; decimal text, empty where there is none (q̈
+// of a closed-loop model is the loop solution, with its own scale; H not positive-definite).
+struct TreeScaleText {
+  std::string C, tau, qdd;
+};
+TreeScaleText tree_scales(const Model<bin50>& model, const Sample& fs) {
+  auto vec = [](const std::vector<double>& x) {
+    VecX<bin50> v(static_cast<Eigen::Index>(x.size()));
+    for (size_t i = 0; i < x.size(); ++i) v(static_cast<Eigen::Index>(i)) = bin50(x[i]);
+    return v;
+  };
+  const VecX<bin50> q = vec(fs.q), qd = vec(fs.qd), qdd = vec(fs.qdd), tau = vec(fs.tau);
+  if (q.size() != model.nq || qd.size() != model.nv || qdd.size() != model.nv || tau.size() != model.nv) return {};
+  const TreeTerms<bin50> t = tree_terms<bin50>(model, q, qd, tau, false);
+  const TreeScales<bin50> s = tree_natural_scales<bin50>(model, q, qd, qdd, tau, t.C, t.fd.ok ? t.fd.qdd : VecX<bin50>(), t.f);
+  TreeScaleText out{to_decimal(s.C, 20), to_decimal(s.tau, 20), ""};
+  if (s.has_qdd && model.nc == 0) out.qdd = to_decimal(s.qdd, 20);
+  return out;
+}
+
 // The natural scale of a contact quantity at a sample (decimal text; empty for none): q̈ with
-// contacts against max|q̈_free| (the sample's forward dynamics), Tλ against max(|τ|, |C|), q̇⁺
-// against max|q̇⁻|, λ and the impulses against max|q̈_free| (max|q̇⁻|) sqrt(max|H| / max|M|). A value that vanishes in exact arithmetic (a system the contacts lock: q̈ = 0)
-// is then scored by its error relative to the motion it stops, not to its own rounding noise.
-std::string contact_scale(const Sample& fs, const std::string& name) {
+// contacts against q̈_free's (the sample's forward dynamics, max(max|q̈_free|, its natural scale)),
+// Tλ against max(|τ|, C's natural scale), q̇⁺ against max|q̇⁻|, λ and the impulses against that of
+// q̈_free (max|q̇⁻|) times sqrt(max|H| / max|M|). A value that vanishes in exact arithmetic (a
+// system the contacts lock: q̈ = 0) is then scored by its error relative to the motion it stops,
+// not to its own rounding noise.
+std::string contact_scale(const Sample& fs, const std::string& name, const TreeScaleText& ts) {
   auto max_of = [](const Quantity* q) {
     bin50 m(0);
     if (q)
       for (const std::string& v : q->values) m = std::max(m, bin50(abs(from_decimal<bin50>(v))));
     return m;
   };
+  auto at_least = [](bin50 m, const std::string& scale) { return scale.empty() ? m : std::max(m, from_decimal<bin50>(scale)); };
   bin50 s(0);
-  if (name == "contact_qdd") s = max_of(fs.ref.find("qdd"));
+  if (name == "contact_qdd") s = at_least(max_of(fs.ref.find("qdd")), ts.qdd);
   else if (name == "contact_tau_c") {
-    s = max_of(fs.ref.find("C"));
+    s = at_least(max_of(fs.ref.find("C")), ts.C);
     for (double v : fs.tau) s = std::max(s, bin50(std::abs(v)));
   }
   else if (name == "impact_qd_plus")
@@ -273,7 +300,7 @@ std::string contact_scale(const Sample& fs, const std::string& name) {
     // against that, not against its own noise.
     const bin50 M = max_of(fs.ref.find_contact("M")), H = max_of(fs.ref.find("H"));
     if (!(M > 0) || !(H > 0)) return "";
-    if (name == "contact_lambda") s = max_of(fs.ref.find("qdd"));
+    if (name == "contact_lambda") s = at_least(max_of(fs.ref.find("qdd")), ts.qdd);
     else
       for (double v : fs.qd) s = std::max(s, bin50(std::abs(v)));
     using std::sqrt;
@@ -284,7 +311,8 @@ std::string contact_scale(const Sample& fs, const std::string& name) {
 }
 
 // Score of one quantity of one sample, in MPFR at the current default precision:
-//   abs_err = max_k |x_k - c_k|, scale = max_k |c_k| (1 when c = 0), rel_err = abs_err / scale,
+//   abs_err = max_k |x_k - c_k|, scale = max(max_k |c_k|, the quantity's natural scale) (1 when
+//   both are 0), rel_err = abs_err / scale,
 //   digits = min(cap, max(0, -log10 rel_err)), cap when x = c exactly.
 SampleScore score(const std::string& sample, const Quantity& ref, const NumMatrix& eng, double tolerance) {
   using std::abs;
@@ -305,8 +333,9 @@ SampleScore score(const std::string& sample, const Quantity& ref, const NumMatri
     }
     if (abs(c) > scale) scale = abs(c);
   }
-  // A natural scale (set by compare for the contact quantities): a value that is zero in exact
-  // arithmetic (a locked system's q̈) is judged against the size of what produced it.
+  // The natural scale (set by compare: tree_scales, contact_scale): a value that is zero in exact
+  // arithmetic (C of a balanced body, a locked system's q̈) is judged against the size of the
+  // terms that produced it.
   if (!ref.scale.empty()) scale = std::max(scale, mpfr(abs(from_decimal<mpfr>(ref.scale))));
   // Absolute floor: a quantity whose reference is exactly zero is scored by its absolute error.
   if (scale == 0) scale = mpfr(1);
@@ -392,6 +421,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
                        "expected a non-empty string saying which contact model the engine solves (e.g. a velocity-level time step)");
     contact_model = "contact model (" + d.get<std::string>() + ")";
   }
+  const Model<bin50> scale_model = build_model<bin50>(f.model);  // for the natural scales (tree_scales)
   std::map<std::string, int> unexplained;          // per quantity: failures not explained by the declared model
   std::set<std::string> model_explained_samples;   // samples whose every failing contact quantity the model explains
   std::set<std::string> numbers_failed_samples;
@@ -413,6 +443,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
       continue;
     }
     const double kappa = parse_kappa(fs.condition_number);
+    const TreeScaleText ts = tree_scales(scale_model, fs);
     for (const std::string& name : engine_quantities()) {
       const Quantity* ref = reference_of(fs, name);
       const auto ev = es.values.find(name);
@@ -465,7 +496,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
       }
       const double kq = is_contact_quantity(name) ? kappa * contact_kappa(fs, f.model, name.rfind("impact_", 0) == 0) : kappa;
       Quantity rq = *ref;
-      rq.scale = contact_scale(fs, name);
+      rq.scale = name == "C" ? ts.C : name == "tau" ? ts.tau : name == "qdd" ? ts.qdd : contact_scale(fs, name, ts);
       SampleScore sc = score(es.id, rq, ev->second, tol.tolerance(name, kq));
       sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
       if (!sc.passed && !contact_model.empty() && is_contact_quantity(name)) {

@@ -52,11 +52,16 @@ TEST_P(BulletOnBundledTree, TreeQuantitiesMatchTheGoldenFixture) {
   const Report r = run_and_compare(*make_bullet_adapter(), f, file);
   // The double pendulum hanging within 1e-7 rad of straight down (s001): its gravity torque, 5e-7
   // N·m, is what Bullet's world-frame forces m g at the COMs leave after cancelling to 1e-15 N·m
-  // absolute: Bullet's C keeps ~9 digits there (its numbers: gravity as forces, not as the base's
-  // acceleration; docs/engines.md).
-  const bool pendulum = std::string(GetParam()) == "double_pendulum";
-  expect_tree_quantities_pass(f, r, GetParam(), pendulum ? "C@s001" : "");
-  EXPECT_EQ(r.passed, !pendulum) << GetParam();
+  // absolute. Scored against C's natural scale (the gravity moments that cancel, ~10 N·m), that is
+  // 16 digits: rounding, not an error (docs/reports.md, Scores). Against |C| alone it was 8.9.
+  expect_tree_quantities_pass(f, r, GetParam(), "");
+  EXPECT_TRUE(r.passed) << GetParam();
+  if (std::string(GetParam()) == "double_pendulum")
+    for (const SampleScore& s : r.samples)
+      if (s.sample == "s001" && s.quantity == "C") {
+        EXPECT_GT(s.scale, 1.0);     // the natural scale, not |C| = 5e-7
+        EXPECT_GT(s.abs_err, 0.0);   // Bullet's C is not exact there: the scale is what passes it
+      }
 }
 INSTANTIATE_TEST_SUITE_P(Golden, BulletOnBundledTree, golden_trees());
 

@@ -251,7 +251,9 @@ TEST_F(FixtureCli, AuditWritesReportsAndJunit) {
   EXPECT_EQ(exit_status("audit --engines nosuchengine --out " + path("audit3"), &err), 2);
   EXPECT_NE(err.find("nosuchengine"), std::string::npos) << err;
 #ifdef RBDREF_HAVE_BULLET
-  EXPECT_EQ(exit_status("audit --no-baseline --models double_pendulum --engines bullet --out " + path("audit4"), &err), 1) << err;
+  // Bullet's 10 Gauss-Seidel sweeps stop short on the box's four corners: known in the baseline,
+  // a failure without it.
+  EXPECT_EQ(exit_status("audit --no-baseline --models box_contacts --engines bullet --out " + path("audit4"), &err), 1) << err;
 #endif
 }
 

@@ -18,6 +18,7 @@
 #include "reference/tree/ltdl.hpp"
 #include "reference/tree/ltdl_articulated.hpp"
 #include "reference/tree/mj_factor.hpp"
+#include "reference/tree/natural_scale.hpp"
 #include "reference/tree/rnea.hpp"
 #include "reference/tree/state_space.hpp"
 
@@ -38,4 +39,5 @@
   RBDREF_JACOBIAN_INSTANTIATE(, T)         \
   RBDREF_INTEGRATE_INSTANTIATE(, T)        \
   RBDREF_STATE_SPACE_INSTANTIATE(, T)      \
+  RBDREF_NATURAL_SCALE_INSTANTIATE(, T)    \
   }
