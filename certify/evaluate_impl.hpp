@@ -460,7 +460,10 @@ void evaluate_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& q
   std::vector<bool> given_z;
   VecX<T> zs, xs;
   surface_state<T>(state, given_z, zs, xs);
-  const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau, given_z, zs, xs);
+  // The book's forward problem: the LCP over the rigid contacts in case 3 (φ = ζ = 0, §11.4); a
+  // separated or separating contact carries no force and gets no λ; with a colliding or
+  // penetrating one no LCP is posed (status impact_first, penetrating; dynamics.hpp).
+  const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau, given_z, zs, xs, ContactSet::Current);
   for (int a : r.rigid) S.rigid.push_back(model.contacts[a].name);
   for (int a : minimal_contact_set<T>(r.T_rigid)) S.minimal.push_back(model.contacts[r.rigid[a]].name);
   S.n_contacts = static_cast<int>(model.contacts.size());
@@ -522,6 +525,11 @@ void evaluate_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& q
     out.contact_quantities.push_back(vec_q<T>("d", r.d));
   }
   out.contact_quantities.push_back(vec_q<T>("qdd_free", r.qdd_free));
+  if (!r.posed) {
+    S.status = r.penetrating ? "penetrating" : "impact_first";
+    S.message = r.message;
+    return;
+  }
   T mmax(0), dmax(0);
   for (Eigen::Index i = 0; i < r.M.size(); ++i) mmax = std::max(mmax, T(abs(r.M.data()[i])));
   for (Eigen::Index i = 0; i < r.d.size(); ++i) dmax = std::max(dmax, T(abs(r.d(i))));

@@ -62,7 +62,8 @@ std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q,
   using std::abs;
   std::vector<CheckResult> out;
   const double k = default_k(model.nv + static_cast<Eigen::Index>(model.contacts.size()));
-  const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau, given_z, z, x);
+  // The forward problem eval states (the LCP over the contacts in case 3, dynamics.hpp).
+  const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau, given_z, z, x, ContactSet::Current);
   out.push_back(make_check("contacts.zeta_is_T_qd",
                            detail::ratio<T>(max_abs(VecX<T>(r.ck.zeta - r.ck.Tn.transpose() * qd)), T(max_abs(r.ck.Tn) * max_abs(qd))),
                            tolerance<T>(k), "max|ζ - Tᵀq̇| / (max|T| max|q̇|): ζ from the contact points' velocities, T from the joints (eq. 11.28)"));
@@ -70,6 +71,7 @@ std::vector<CheckResult> check_contacts(const Model<T>& model, const VecX<T>& q,
     out.push_back(make_check("contacts.lcp", T(1), 0.0, r.message));
     return out;
   }
+  if (!r.posed) return out;  // a colliding or penetrating contact: no forward LCP to check (eval says why)
   if (!r.soft.contacts.empty()) {
     T fmax(0), cone(0), vs(0), follow(0), zs(0), wneg(0), wdiff(0), wscale(0);
     bool rule = true;

@@ -54,6 +54,21 @@ const Quantity* reference_of(const Sample& fs, const std::string& name) {
   return fs.ref.find(name);
 }
 
+// An engine's contact_lambda (one per rigid contact of the model, model order) restricted to the
+// sample's LCP contacts (ContactSummary::rigid: those in case 3 of §11.4), the reference λ's
+// entries; unchanged when the LCP covers every rigid contact.
+NumMatrix lcp_entries(const NumMatrix& engine, const ModelDesc& desc, const ContactSummary& S) {
+  std::vector<std::string> all;
+  for (const ContactDesc& c : desc.contacts)
+    if (!c.stiffness && !c.damping) all.push_back(c.name);
+  if (S.rigid == all || engine.size() != static_cast<int>(all.size())) return engine;
+  NumMatrix out;
+  out.rows = static_cast<int>(S.rigid.size());
+  for (const std::string& n : S.rigid)
+    out.v.push_back(engine.v[static_cast<size_t>(std::find(all.begin(), all.end(), n) - all.begin())]);
+  return out;
+}
+
 // The rigid contacts of a model (the LCP's, in model order) and, for each, whether it has friction.
 std::vector<bool> rigid_friction(const ModelDesc& desc) {
   std::vector<bool> out;
@@ -85,14 +100,26 @@ double contact_kappa(const Sample& fs, const ModelDesc& desc, bool impact, const
   const Quantity* ref_lam = fs.ref.find_contact(impact ? "impact.lambda" : "lambda");
   if (!M || (!ref_lam && !lambda)) return std::numeric_limits<double>::infinity();
   const std::vector<std::string>& lv = lambda ? *lambda : ref_lam->values;
-  const int n = M->rows;
+  const int n = M->rows;  // M is over the LCP's contacts (ContactSummary::rigid)
   const std::vector<bool> fr = rigid_friction(desc);
   const bool frictional = impact && fs.ref.contacts.impact.frictional;
+  const std::vector<std::string>& lcp = fs.ref.contacts.rigid;
+  std::vector<std::string> all;  // the model's rigid contacts: the impulses' (and an engine's λ) order
+  for (const ContactDesc& c : desc.contacts)
+    if (!c.stiffness && !c.damping) all.push_back(c.name);
+  // λ over the LCP's contacts (the reference's forward λ) or over every rigid contact (impulses, an
+  // engine's λ); the support is kept as indices of M.
+  const bool over_lcp = !impact && lv.size() == lcp.size();
   std::vector<int> support;
-  for (int i = 0, j = 0; i < n && i < static_cast<int>(fr.size()); ++i) {
+  for (int i = 0, j = 0; i < static_cast<int>(fr.size()) && i < static_cast<int>(all.size()); ++i) {
     const int normal = j + (frictional && fr[i] ? 2 : 0);
     j += frictional && fr[i] ? 3 : 1;
-    if (normal < static_cast<int>(lv.size()) && from_decimal<double>(lv[normal]) > 0) support.push_back(i);
+    const auto at = std::find(lcp.begin(), lcp.end(), all[static_cast<size_t>(i)]);
+    if (at == lcp.end()) continue;
+    const int m = static_cast<int>(at - lcp.begin());
+    if (m >= n) continue;
+    const int k = over_lcp ? m : normal;
+    if (k < static_cast<int>(lv.size()) && from_decimal<double>(lv[static_cast<size_t>(k)]) > 0) support.push_back(m);
   }
   if (support.empty()) return 1.0;
   const auto m = static_cast<Eigen::Index>(support.size());
@@ -446,8 +473,17 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     const TreeScaleText ts = tree_scales(scale_model, fs);
     for (const std::string& name : engine_quantities()) {
       const Quantity* ref = reference_of(fs, name);
-      const auto ev = es.values.find(name);
+      auto ev = es.values.find(name);
       QuantityScore& q = qs[name];
+      // λ of the LCP's contacts only: a separated or separating contact has no reference λ (§11.4).
+      EngineSample es_lcp;
+      if (name == "contact_lambda" && ev != es.values.end() && fs.ref.contacts.status == "solved") {
+        es_lcp.values[name] = lcp_entries(ev->second, f.model, fs.ref.contacts);
+        if (const auto mv = es.model_values.find(name); mv != es.model_values.end())
+          es_lcp.model_values[name] = lcp_entries(mv->second, f.model, fs.ref.contacts);
+        ev = es_lcp.values.find(name);
+      }
+      const std::map<std::string, NumMatrix>& model_values = es_lcp.values.empty() ? es.model_values : es_lcp.model_values;
       if (is_contact_quantity(name) && ev != es.values.end()) {
         const ContactSummary& S = fs.ref.contacts;
         const bool impact = name.rfind("impact_", 0) == 0;
@@ -455,9 +491,12 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
           // No rigid-contact solution to score against: an engine that returns contact forces here
           // solves another contact problem (e.g. a soft or regularized one), which is not an error.
           r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference's contact LCP status is " + S.status +
-                            (S.status == "no_solution" ? " (no λ ≥ 0 keeps every ζ̇ ≥ 0, RBDA example 11.1; certificate in "
-                                                         "the fixture)"
-                                                       : "") +
+                            (S.status == "no_solution"    ? " (no λ ≥ 0 keeps every ζ̇ ≥ 0, RBDA example 11.1; certificate in "
+                                                               "the fixture)"
+                             : S.status == "impact_first" ? " (a contact collides, case 2a of §11.4: the rigid answer is an "
+                                                            "impulse first, scored as impact_*)"
+                             : S.status == "penetrating"  ? " (a contact penetrates: no valid rigid state)"
+                                                          : "") +
                             ": the engine's answer is its own contact model's");
           continue;
         }
@@ -500,8 +539,8 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
       SampleScore sc = score(es.id, rq, ev->second, tol.tolerance(name, kq));
       sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
       if (!sc.passed && !contact_model.empty() && is_contact_quantity(name)) {
-        const auto mv = es.model_values.find(name);
-        if (mv != es.model_values.end() && mv->second.size() == ev->second.size()) {
+        const auto mv = model_values.find(name);
+        if (mv != model_values.end() && mv->second.size() == ev->second.size()) {
           Quantity mq = rq;
           for (int k = 0; k < mv->second.size(); ++k)
             mq.values[static_cast<size_t>(k)] = mv->second.v[static_cast<size_t>(k)].is_double
@@ -510,9 +549,9 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
           // The model's LCP has the same M but its own support: its conditioning bounds the engine's
           // legitimate loss against the model's values.
           const bool impact = name.rfind("impact_", 0) == 0;
-          const auto ml = es.model_values.find(impact ? "impact_lambda" : "contact_lambda");
+          const auto ml = model_values.find(impact ? "impact_lambda" : "contact_lambda");
           double mk = kq;
-          if (ml != es.model_values.end()) {
+          if (ml != model_values.end()) {
             std::vector<std::string> lv;
             for (const Num& x : ml->second.v) lv.push_back(x.is_double ? to_decimal(bin50(x.value), 30) : x.text);
             mk = std::max(kq, kappa * contact_kappa(fs, f.model, impact, &lv));
@@ -591,8 +630,10 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     const Sample* fs = f.find(c.sample);
     if (!c.result.passed && fs && fs->ref.contacts.present && fs->ref.contacts.status != "solved" &&
         c.result.name.rfind("contacts.", 0) == 0)
-      c.convention = "the rigid contact LCP has no solution at this sample (status " + fs->ref.contacts.status +
-                     "): the engine answers its own contact model";
+      c.convention = (fs->ref.contacts.status == "impact_first" || fs->ref.contacts.status == "penetrating"
+                          ? "the rigid contact LCP is not posed at this sample (status "
+                          : "the rigid contact LCP has no solution at this sample (status ") +
+                     fs->ref.contacts.status + "): the engine answers its own contact model";
     // Likewise the impulsive step: where the rigid impulsive LCP has no solution, no impulse meets
     // the impact.* identities, and the engine's answer is its own model's.
     else if (!c.result.passed && fs && fs->ref.contacts.present && fs->ref.contacts.impact.present && !fs->ref.contacts.impact.ok &&

@@ -139,7 +139,22 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
                   *qdpn = get("impact_qd_plus"), *implamn = get("impact_lambda");
   if (!lamn && !qddn && !tcn && !qdpn && !implamn) return;
   const VecX<T> q = to_vec<T>(s.q), qd = to_vec<T>(s.qd), tau = to_vec<T>(s.tau);
+  // r: every rigid contact (τ_c = Tλ and the impulses act on all of them); rc: the forward problem
+  // as the reference states it, the LCP over the contacts in case 3 of §11.4 (dynamics.hpp): a
+  // separated or separating contact has no complementarity condition, and with a colliding one
+  // no acceleration-level problem is posed (those two checks are then not made).
   const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+  const ContactDynamics<T> rc = contact_dynamics<T>(m, q, qd, tau, {}, VecX<T>(), VecX<T>(), ContactSet::Current);
+  const int nl = static_cast<int>(rc.rigid.size());
+  // The engine's λ (one per rigid contact) at the LCP's contacts.
+  auto lcp_part = [&](const VecX<T>& lam_all) {
+    VecX<T> out(nl);
+    for (int a = 0; a < nl; ++a)
+      out(a) = lam_all(static_cast<Eigen::Index>(std::find(r.rigid.begin(), r.rigid.end(), rc.rigid[a]) - r.rigid.begin()));
+    return out;
+  };
+  VecX<T> Tdot_l(nl);
+  for (int a = 0; a < nl; ++a) Tdot_l(a) = rc.ck.Tdot_qd(rc.rigid[a]);
   const MatX<T> H = crba<T>(m, q);
   const VecX<T> C = bias<T>(m, q, qd);
   const double kH = static_cast<double>(condition_number<T>(H));
@@ -152,33 +167,34 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
   auto ratio = [](const T& num, const T& den) { return num == T(0) ? T(0) : num / den; };
   const VecX<T> tau_soft = r.soft.tau_soft.size() == m.nv ? r.soft.tau_soft : VecX<T>(VecX<T>::Zero(m.nv));
   // contacts.complementarity on the engine's λ: ζ̇ = Mλ + d (eqs. 11.34-11.42) with M, d exact.
-  if (lamn && r.ok) {
-    const VecX<T> lam = to_vec<T>(lamn->v);
-    const std::vector<CheckResult> lc = check_lcp_solution<T>(r.M, r.d, lam, VecX<T>(r.M * lam + r.d), 1);
+  if (lamn && rc.ok && rc.posed && static_cast<int>(lamn->v.size()) == nr) {
+    const VecX<T> lam = lcp_part(to_vec<T>(lamn->v));
+    const std::vector<CheckResult> lc = check_lcp_solution<T>(rc.M, rc.d, lam, VecX<T>(rc.M * lam + rc.d), 1);
     add(retolerate(lc.front(), "contacts.complementarity", 1e3 * eps * kappa,
-                   "on the engine's λ with ζ̇ = Mλ + d (M, d of eqs. 11.35-11.36 at the input state): max(-min λ / max|λ|, "
+                   "on the engine's λ at the contacts in case 3 of §11.4 with ζ̇ = Mλ + d (M, d of eqs. 11.35-11.36 at the input state): max(-min λ / max|λ|, "
                    "-min ζ̇ / s, max|λ_i ζ̇_i| / (max|λ| s)), s = max|M| max|λ| + max|d|; tolerance 1e3 ε κ(H), " + kappa_text));
   }
   // contacts.acceleration_complementarity: the engine's q̈ keeps every contact from accelerating
   // into its surface, ζ̇ = Tᵀq̈ + Ṫᵀq̇ ≥ 0 (eq. 11.32), and with its λ, λ_i ζ̇_i = 0.
   if (qddn) {
     const VecX<T> qdd = to_vec<T>(qddn->v);
-    const VecX<T> w = TR.transpose() * qdd + Tdot;
+    const VecX<T> w = rc.T_rigid.transpose() * qdd + Tdot_l;
     // The acceleration scale includes q̈_free = H⁻¹(τ - C): where the contacts lock the system, q̈
     // is 0 in exact arithmetic and the engine's is rounding, to be judged against the motion stopped.
     T qscale = max_abs(MatX<T>(qdd));
     if (r.ok) qscale = std::max(qscale, T(max_abs(MatX<T>(r.qdd_free))));
     const T sw = max_abs(TR) * qscale + max_abs(MatX<T>(Tdot));
-    T res = nr ? T(std::max(T(0), T(-w.minCoeff()))) : T(0);
-    if (lamn && nr) {
-      const VecX<T> lam = to_vec<T>(lamn->v);
+    T res = nl ? T(std::max(T(0), T(-w.minCoeff()))) : T(0);
+    if (lamn && nl && static_cast<int>(lamn->v.size()) == nr) {
+      const VecX<T> lam = lcp_part(to_vec<T>(lamn->v));
       const T sl = max_abs(MatX<T>(lam)) > T(0) ? max_abs(MatX<T>(lam)) : T(1);
       res = std::max(T(ratio(res, sw)), T(lam.cwiseProduct(w).cwiseAbs().maxCoeff() / (sl * (sw > T(0) ? sw : T(1)))));
     } else {
       res = ratio(res, sw);
     }
-    add(make_check("contacts.acceleration_complementarity", res, 1e3 * eps * kappa,
-                   "ζ̇ = Tᵀq̈_engine + Ṫᵀq̇ (eq. 11.32): max(-min ζ̇, max|λ_i ζ̇_i| / max|λ| when λ is given) / (max|T| max(|q̈|, "
+    if (rc.posed)
+      add(make_check("contacts.acceleration_complementarity", res, 1e3 * eps * kappa,
+                   "ζ̇ = Tᵀq̈_engine + Ṫᵀq̇ at the contacts in case 3 of §11.4 (eq. 11.32): max(-min ζ̇, max|λ_i ζ̇_i| / max|λ| when λ is given) / (max|T| max(|q̈|, "
                    "|q̈_free|) + max|Ṫᵀq̇|), q̈_free = H⁻¹(τ - C); tolerance 1e3 ε κ(H), " + kappa_text));
     // contacts.equation_of_motion: H q̈ + C = τ + τ_soft + τ_c (eq. 11.41), τ_c the engine's (or Tλ).
     if (tcn || lamn) {

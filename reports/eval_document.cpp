@@ -137,18 +137,22 @@ ojson contacts_json(const Evaluation& ev) {
   cj["minimal_set"] = {{"contacts", S.minimal},
                        {"rule", "RBDA §11.6: a contact whose joint-space normal t_i is a non-negative combination of the "
                                 "others' is dropped (its constraint and force are implied); tested by non-negative least squares"}};
-  cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0";
+  cj["model"] = "frictionless rigid point contacts, RBDA §11.3-11.5: H q̈ + C = τ + Tλ, ζ̇ = Mλ + d ≥ 0, λ ≥ 0, ζ̇ᵀλ = 0, "
+                "over the rigid contacts in case 3 of §11.4 (`rigid`; separated and separating contacts carry no force)";
   cj["geometry"] = "a point of the successor B on a plane of the predecessor A (normal turning with A); frames base coordinates";
   cj["status"] = S.status;
   cj["cases"] = S.cases;
   cj["case_tolerances"] = {{"phi", S.phi_tolerance}, {"zeta", S.zeta_tolerance}};
+  // Not posed (a colliding or penetrating rigid contact): M and d are data; no LCP was solved.
+  const bool posed = S.status != "impact_first" && S.status != "penetrating";
   if (S.status != "H_not_positive_definite") {
     cj["rank"] = S.rank;
     cj["rank_threshold"] = S.rank_threshold;
     cj["lambda_uniqueness"] = S.lambda_unique ? "unique" : "not_unique";
     cj["unique"] = {{"lambda", S.lambda_unique}, {"tau_c", true}, {"zeta_dot", true}, {"qdd", true}};
-    cj["solver"] = {{"method", "Lemke, lexicographic rule"}, {"pivots", S.pivots}, {"pivot_tolerance", S.pivot_tolerance},
-                    {"borderline", S.borderline}};
+    if (posed)
+      cj["solver"] = {{"method", "Lemke, lexicographic rule"}, {"pivots", S.pivots}, {"pivot_tolerance", S.pivot_tolerance},
+                      {"borderline", S.borderline}};
   }
   if (S.status == "solved") {
     cj["active"] = S.active;

@@ -111,7 +111,11 @@ TEST_P(BulletWithContacts, ItsOwnModelAndItsSweeps) {
       EXPECT_LT(m.at(s.sample), 12.0) << c.name << " " << s.sample << " " << s.quantity << ": numbers where the sweeps converged";
     }
   }
-  EXPECT_GT(explained, 0) << c.name << ": no sample departs from the rigid LCP (Bullet's model has no Ṫᵀq̇)";
+  // (No departure is required: the rigid reference is posed only where every rigid contact is in
+  // case 3 of §11.4. In motion that is the in_contact sample, where these contacts slide with
+  // Ṫᵀq̇ = 0 or nearly, so Bullet's model, which has no Ṫᵀq̇, may agree with it. Departures at the
+  // samples that collide or separate were against a reference that is no longer published.)
+  std::printf("  bullet %-10s departures explained by its model: %d\n", c.name, explained);
   // A contact check on Bullet's numbers fails only as its model or where its sweeps fell short.
   for (const SampleCheck& ch : r.checks) {
     const bool impact = ch.result.name.rfind("impact.", 0) == 0;

@@ -81,7 +81,11 @@ TEST_P(OdeWithContacts, RigidAtRestAndItsOwnModelInMotion) {
     for (const char* q : {"contact_qdd", "contact_tau_c", "impact_qd_plus"})
       EXPECT_EQ(scored_at_rest[q], 1) << c.name << ": " << q << " not scored at rest";
   }
-  EXPECT_GT(explained, 0) << c.name << ": no sample in motion departs from the rigid LCP (ODE's model has no Ṫᵀq̇)";
+  // (No departure is required: the rigid reference is posed only where every rigid contact is in
+  // case 3 of §11.4. In motion that is the in_contact sample, where these contacts slide with
+  // Ṫᵀq̇ = 0 or nearly, so ODE's model, which has no Ṫᵀq̇, may agree with it. Departures at the
+  // samples that collide or separate were against a reference that is no longer published.)
+  std::printf("  ode %-10s departures explained by its model: %d\n", c.name, explained);
   if (lcp_failed.empty()) {
     for (const QuantityScore& q : r.quantities) EXPECT_TRUE(q.passed || !q.convention.empty()) << c.name << ": " << q.quantity;
     for (const SampleCheck& ch : r.checks)

@@ -28,11 +28,19 @@
 // to τ as known forces, τ_soft = T f_n + T_t f_t. The LCP is over the rigid contacts (`rigid`), with
 // T, Ṫᵀq̇ their columns and q̈_free = H⁻¹(τ + τ_soft - C).
 //
-// The cases of §11.4, per contact, from φ and φ̇ = ζ with tolerances of the working precision:
+// The cases of §11.4, per contact, from φ and φ̇ = ζ with tolerances at double's resolution (below):
 //   "1" separated (φ > 0), "2a" impact (φ = 0, φ̇ < 0), "2b" separating (φ = 0, φ̇ > 0),
 //   "3" in contact (φ = φ̇ = 0), "penetrating" (φ < 0).
-// The LCP covers every contact given (the caller's contact set): the cases say which of them the
-// book's procedure (table 11.1) would hold in the current set.
+// Which contacts the LCP covers (`set`):
+//   ContactSet::Current   the book's forward problem (§11.4, table 11.1): the rigid contacts in
+//                         case 3 only. A separated (1) or separating (2b) contact carries no force
+//                         and is left out. A colliding (2a) or penetrating contact makes the
+//                         acceleration-level problem meaningless (table 11.1 applies an impulse
+//                         first; a penetration is not a valid state): then `posed` is false, the
+//                         reason is in `message`, M and d are over every rigid contact and no LCP is
+//                         solved.
+//   ContactSet::Given     every rigid contact, whatever its case: the caller's contact set (the
+//                         simulation's candidates, an engine's contact constraints).
 #pragma once
 
 #include "reference/contact/kinematics.hpp"
@@ -50,9 +58,13 @@
 
 namespace rbd {
 
+enum class ContactSet { Current, Given };
+
 template <class T>
 struct ContactDynamics {
   ContactKinematics<T> ck;
+  bool posed = true;         // ContactSet::Current: no rigid contact collides (2a) or penetrates
+  bool penetrating = false;  // not posed because a rigid contact penetrates (else one collides)
   MatX<T> M;                 // n_c x n_c (eq. 11.35)
   VecX<T> d;                 // n_c (eq. 11.36)
   VecX<T> qdd_free;          // H⁻¹(τ - C): the acceleration without contact forces
@@ -70,7 +82,8 @@ struct ContactDynamics {
   bool enumerated = false;
   std::vector<std::string> cases;        // §11.4 per contact
   T phi_tolerance = T(0), zeta_tolerance = T(0);
-  std::vector<int> rigid;                // contacts in the LCP (M, d, λ, ζ̇ are over these, in order)
+  std::vector<int> rigid;                // contacts in the LCP (M, d, λ, ζ̇ are over these, in order):
+                                         // case 3 (ContactSet::Current) or all (Given, or not posed)
   SoftContactForces<T> soft;             // the soft contacts' forces
   MatX<T> T_rigid;                       // T's columns of the rigid contacts
 };
@@ -81,13 +94,13 @@ constexpr int kMaxEnumerated = 12;
 template <class T>
 ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
                                     const std::vector<bool>& given_z = {}, const VecX<T>& z = VecX<T>(),
-                                    const VecX<T>& x = VecX<T>());
+                                    const VecX<T>& x = VecX<T>(), ContactSet set = ContactSet::Given);
 
 // ---- definition ----
 
 template <class T>
 ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
-                                    const std::vector<bool>& given_z, const VecX<T>& z, const VecX<T>& x) {
+                                    const std::vector<bool>& given_z, const VecX<T>& z, const VecX<T>& x, ContactSet set) {
   using std::abs;
   using std::sqrt;
   ContactDynamics<T> r;
@@ -102,8 +115,14 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
     if (model.Xtree[i].r.norm() > size) size = model.Xtree[i].r.norm();
   for (Eigen::Index i = 0; i < qd.size(); ++i) vmax = std::max(vmax, T(abs(qd(i))));
   for (Eigen::Index i = 0; i < r.ck.Tn.size(); ++i) tmax = std::max(tmax, T(abs(r.ck.Tn.data()[i])));
-  r.phi_tolerance = T(1000) * epsilon<T>() * size;
-  r.zeta_tolerance = T(1000) * epsilon<T>() * (tmax * vmax * T(model.nv) + T(1)) ;
+  // A case is a decision, made at one tolerance whatever the working precision (1000 ε of double,
+  // 2⁻⁵², against the terms' size): both precisions of a certification then decide alike, and a
+  // state written in double (every fixture's) that keeps a contact current to its rounding is in
+  // case 3. (At the working precision a ζ left by the inputs' rounding, ~1e-17, would be a
+  // collision at bin50.)
+  const T eps_case = T(1000) / T(4503599627370496LL);  // 1000 · 2⁻⁵²
+  r.phi_tolerance = eps_case * size;
+  r.zeta_tolerance = eps_case * (tmax * vmax * T(model.nv) + T(1));
   for (int i = 0; i < nc; ++i) {
     const T phi = r.ck.phi(i), zeta = r.ck.zeta(i);
     if (phi > r.phi_tolerance) r.cases.push_back("1");
@@ -112,8 +131,26 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
     else if (zeta > r.zeta_tolerance) r.cases.push_back("2b");
     else r.cases.push_back("3");
   }
-  for (int i = 0; i < nc; ++i)
-    if (!model.contacts[i].has_soft) r.rigid.push_back(i);
+  std::string colliding, penetrating;  // (ContactSet::Current) the rigid contacts in case 2a, penetrating
+  for (int i = 0; i < nc; ++i) {
+    if (model.contacts[i].has_soft) continue;
+    if (set == ContactSet::Current) {
+      if (r.cases[i] == "2a") colliding += (colliding.empty() ? "'" : ", '") + model.contacts[i].name + "'";
+      if (r.cases[i] == "penetrating") penetrating += (penetrating.empty() ? "'" : ", '") + model.contacts[i].name + "'";
+    }
+    if (set == ContactSet::Given || r.cases[i] == "3") r.rigid.push_back(i);
+  }
+  if (!colliding.empty() || !penetrating.empty()) {
+    r.posed = false;
+    r.penetrating = !penetrating.empty();
+    r.message = !penetrating.empty()
+                    ? "contact " + penetrating + " penetrates (φ < 0, §11.4): not a valid state of the rigid contact problem"
+                    : "contact " + colliding + " approaches its surface (φ = 0, ζ < 0: case 2a of §11.4): table 11.1 "
+                      "applies an impulse first (eval --impact), and the acceleration-level LCP is not posed";
+    r.rigid.clear();
+    for (int i = 0; i < nc; ++i)
+      if (!model.contacts[i].has_soft) r.rigid.push_back(i);
+  }
   const int nr = static_cast<int>(r.rigid.size());
   r.T_rigid = MatX<T>(model.nv, nr);
   VecX<T> Tdot_r(nr);
@@ -164,6 +201,7 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
         for (int b : left) A(a, b) -= A(a, p) * A(p, b) / piv;
     }
   }
+  if (!r.posed) return r;  // M, d and the rank as data; no LCP (see ContactSet::Current)
   r.lcp = solve_lcp<T>(r.M, r.d);
   r.uniqueness = r.rank == nc ? LcpUniqueness::Unique : LcpUniqueness::NotUnique;
   if (r.rank < nc && r.lcp.status == LcpResult<T>::Solved)
@@ -216,7 +254,7 @@ ContactDynamics<T> contact_dynamics(const Model<T>& model, const VecX<T>& q, con
 
 #define RBDREF_CONTACT_DYNAMICS_INSTANTIATE(EXT, T)                                                                         \
   EXT template ContactDynamics<T> contact_dynamics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,         \
-                                                      const std::vector<bool>&, const VecX<T>&, const VecX<T>&);
+                                                      const std::vector<bool>&, const VecX<T>&, const VecX<T>&, ContactSet);
 RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_CONTACT_DYNAMICS_INSTANTIATE)
 
 }  // namespace rbd
