@@ -63,6 +63,10 @@ std::string unsupported_by(const EngineSupport& s, const Refusals& w, const Mode
   }
   if (s.contacts)
     for (const Contact<T>& c : m.contacts) {
+      // Every adapter passes a contact as a point on a plane; a sphere's contact point moves over
+      // its surface, which none of them models through that interface.
+      if (c.radius != T(0) || c.on_sphere)
+        return "contact '" + c.name + "': a sphere (radius or surface_sphere): the adapter passes point contacts on planes only";
       if (c.has_soft && !w.soft_contact.empty()) return "contact '" + c.name + "': " + w.soft_contact;
       if (c.has_friction && c.mu > T(0) && !w.friction.empty()) return "contact '" + c.name + "': " + w.friction;
     }

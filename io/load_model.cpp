@@ -68,7 +68,11 @@ Model<double> model_layout(const ModelDesc& desc) {
     to_double_range(c.point);
     to_double_range(c.normal);
     if (c.surface) to_double_range(*c.surface);
-    for (std::optional<Num>* o : {&c.friction, &c.restitution, &c.stiffness, &c.damping, &c.tangential_stiffness, &c.tangential_damping})
+    if (c.sphere) {
+      to_double_range(c.sphere->center);
+      to_double_range(c.sphere->radius);
+    }
+    for (std::optional<Num>* o : {&c.radius, &c.friction, &c.restitution, &c.stiffness, &c.damping, &c.tangential_stiffness, &c.tangential_damping})
       if (*o) to_double_range(**o);
   }
   return build_model<double>(d);

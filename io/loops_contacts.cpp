@@ -170,8 +170,8 @@ std::vector<ContactDesc> read_contacts(const json& arr, const ModelDesc& d, cons
     const json& jc = arr[i];
     if (!jc.is_object()) throw InputError(file, cp, "expected an object (a contact)");
     const char* one = canonical ? "body" : (jc.contains("link") ? "link" : "body");
-    known_fields(jc, {"name", one, "bodies", "point", "points", "normal", "surface", "friction", "restitution", "stiffness", "damping",
-                      "tangential_stiffness", "tangential_damping"}, file, cp);
+    known_fields(jc, {"name", one, "bodies", "point", "points", "normal", "surface", "radius", "surface_sphere", "friction", "restitution",
+                      "stiffness", "damping", "tangential_stiffness", "tangential_damping"}, file, cp);
     if (!canonical && jc.contains("link") && jc.contains("body")) throw InputError(file, cp, "give link or body, not both");
     ContactDesc cd;
     cd.where = cp;
@@ -215,7 +215,29 @@ std::vector<ContactDesc> read_contacts(const json& arr, const ModelDesc& d, cons
       points.push_back(num_array<3>(member(jc, "point", file, cp), file, cp + ".point"));
     }
     cd.point = points[0];
-    cd.normal = num_array<3>(member(jc, "normal", file, cp), file, cp + ".normal");
+    cd.radius = nonneg(jc, "radius", cp, "a sphere radius ρ (B's side a sphere centred at point)");
+    if (jc.contains("surface_sphere")) {
+      const std::string sp = cp + ".surface_sphere";
+      if (jc.contains("normal") || jc.contains("surface"))
+        throw InputError(file, cp, "give normal (and surface: a plane of A) or surface_sphere (a sphere of A), not both");
+      const json& js = jc["surface_sphere"];
+      if (!js.is_object())
+        throw InputError(file, sp, "expected {\"center\": [x, y, z], \"radius\": R, \"side\": \"outside\" or \"inside\"}");
+      known_fields(js, {"center", "radius", "side"}, file, sp);
+      ContactDesc::Sphere sph;
+      sph.center = num_array<3>(member(js, "center", file, sp), file, sp + ".center");
+      const std::optional<Num> R = nonneg(js, "radius", sp, "a sphere radius R");
+      if (!R) throw InputError(file, sp + ".radius", "missing field: the sphere's radius R > 0");
+      sph.radius = *R;
+      if (js.contains("side")) {
+        if (!js["side"].is_string() || (js["side"] != "outside" && js["side"] != "inside"))
+          throw InputError(file, sp + ".side", "expected \"outside\" (B touches the sphere from outside) or \"inside\" (B moves inside a concave sphere)");
+        sph.inside = js["side"] == "inside";
+      }
+      cd.sphere = sph;
+    } else {
+      cd.normal = num_array<3>(member(jc, "normal", file, cp), file, cp + ".normal");
+    }
     double n2 = 0;
     for (const Num& x : cd.normal) {
       const double v = x.is_double ? x.value : std::strtod(x.text.c_str(), nullptr);

@@ -232,7 +232,13 @@ json model_to_json(const ModelDesc& d) {
       if (c.pred < 0) jc["body"] = name(c.succ);
       else jc["bodies"] = json::array({name(c.pred), name(c.succ)});
       jc["point"] = num_array_json(c.point);
-      jc["normal"] = num_array_json(c.normal);
+      if (c.radius) jc["radius"] = num_json(*c.radius);
+      if (c.sphere)
+        jc["surface_sphere"] = {{"center", num_array_json(c.sphere->center)},
+                                {"radius", num_json(c.sphere->radius)},
+                                {"side", c.sphere->inside ? "inside" : "outside"}};
+      else
+        jc["normal"] = num_array_json(c.normal);
       if (c.surface) jc["surface"] = num_array_json(*c.surface);
       if (c.friction) jc["friction"] = num_json(*c.friction);
       if (c.restitution) jc["restitution"] = num_json(*c.restitution);

@@ -507,6 +507,22 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
   EXPECT_TRUE(c["qdd"].is_null());
   const mpfr dsum = from_decimal<mpfr>(c["d"][0].get<std::string>()) + from_decimal<mpfr>(c["d"][1].get<std::string>());
   EXPECT_LT(static_cast<double>(abs(mpfr(dsum + sqrt(mpfr(2)) * 9))), 1e-45);
+  // RBDA example 11.1, genuine: the disc sliding at 3 m/s between two concave arcs (R = 2.5,
+  // ρ = 0.5) touches both in case 3, and their curvature gives d_i = -v²/(R - ρ) = -4.5: no
+  // solution, certificate (1, 1), exit 0 (data). Its version-2 model (convert) gives the same.
+  r = run("eval " + dir + "disc_slot.urdf --contacts " + dir + "disc_slot.contacts.json --state " + dir + "disc_sliding.state.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  c = json::parse(r.out)["contacts"];
+  EXPECT_EQ(c["status"], "no_solution");
+  EXPECT_EQ(c["cases"], json::array({"3", "3"}));
+  ASSERT_EQ(c["certificate"].size(), 2u);
+  for (const json& x : c["certificate"]) EXPECT_LT(static_cast<double>(abs(mpfr(from_decimal<mpfr>(x.get<std::string>()) - 1))), 1e-45);
+  for (const json& x : c["d"]) EXPECT_LT(static_cast<double>(abs(mpfr(from_decimal<mpfr>(x.get<std::string>()) + mpfr("4.5")))), 1e-45);
+  const std::string disc_v2 = path("disc_slot.json");
+  ASSERT_EQ(run("convert " + dir + "disc_slot.urdf --contacts " + dir + "disc_slot.contacts.json --out " + disc_v2).status, 0);
+  const CliRun disc_again = run("eval " + disc_v2 + " --state " + dir + "disc_sliding.state.json");
+  ASSERT_EQ(disc_again.status, 0) << disc_again.err;
+  EXPECT_EQ(json::parse(disc_again.out)["contacts"]["d"], c["d"]);
   r = run("eval " + dir + "rod.urdf --contacts " + dir + "rod_between_planes.contacts.json --state " + dir + "rod_still.state.json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["contacts"]["status"], "solved");

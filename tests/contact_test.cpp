@@ -37,6 +37,34 @@ namespace {
 
 // ---- kinematics ----
 
+// t_i = ∂φ_i/∂q along each DoF's flow, φ̇ = ζ and φ̈ = Ṫᵀq̇ along q̇'s flow (q̈ = 0), ζ = Tᵀq̇, and ζ̇
+// along the flow (the rate of tᵀq̇ with q̇ held) = Ṫᵀq̇: central differences at step 1e-30 along the
+// exact joint flow q ⊕ s q̇ (integrate_q), at 100 digits.
+void expect_kinematics_match_finite_differences(const Model<bin100>& m, const VecX<bin100>& q, const VecX<bin100>& qd) {
+  using T = bin100;
+  const ContactKinematics<T> ck = contact_kinematics<T>(m, q, qd);
+  const double scale = max_abs(ck.Tn) + max_abs(ck.Tdot_qd) + 1;
+  EXPECT_LE(max_abs(VecX<T>(ck.Tn.transpose() * qd - ck.zeta)), 1e-90 * scale);
+  const T h = dec<T>("1e-30");
+  for (int k = 0; k < m.nv; ++k) {
+    VecX<T> e = VecX<T>::Zero(m.nv);
+    e(k) = T(1);
+    const VecX<T> pp = contact_kinematics<T>(m, integrate_q<T>(m, q, e, h), qd).phi;
+    const VecX<T> pm = contact_kinematics<T>(m, integrate_q<T>(m, q, e, T(-h)), qd).phi;
+    const VecX<T> grad = (pp - pm) / (T(2) * h);
+    EXPECT_LE(max_abs(VecX<T>(grad - ck.Tn.row(k).transpose())), 1e-45 * scale) << "DoF " << k;
+  }
+  const VecX<T> pp = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, h), qd).phi;
+  const VecX<T> pm = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, T(-h)), qd).phi;
+  EXPECT_LE(max_abs(VecX<T>((pp - pm) / (T(2) * h) - ck.zeta)), 1e-45 * scale) << "φ̇ = ζ";
+  const VecX<T> phidd = (pp - T(2) * ck.phi + pm) / (h * h);
+  EXPECT_LE(max_abs(VecX<T>(phidd - ck.Tdot_qd)), 1e-25 * scale) << "φ̈ = Ṫᵀq̇: " << phidd.transpose() << " vs "
+                                                                  << ck.Tdot_qd.transpose();
+  const VecX<T> zp = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, h), qd).zeta;
+  const VecX<T> zm = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, T(-h)), qd).zeta;
+  EXPECT_LE(max_abs(VecX<T>((zp - zm) / (T(2) * h) - ck.Tdot_qd)), 1e-45 * scale) << "ζ̇ = Ṫᵀq̇";
+}
+
 TEST(ContactKinematics, NormalGapRateAndVelocityProductTermByFiniteDifferences) {
   using T = bin100;
   int checked = 0;
@@ -45,36 +73,43 @@ TEST(ContactKinematics, NormalGapRateAndVelocityProductTermByFiniteDifferences) 
     const ModelDesc d = with_random_contacts(random_tree(spec, seed), 4, seed * 7 + 1, false, true);
     const std::optional<RandomCase<T>> c = buildable_case<T>(d, seed, 2.0);
     if (!c) continue;
-    const Model<T>& m = c->model;
-    const VecX<T>& q = c->q, &qd = c->qd;
-    const ContactKinematics<T> ck = contact_kinematics<T>(m, q, qd);
     SCOPED_TRACE("seed " + std::to_string(seed));
-    const double scale = max_abs(ck.Tn) + max_abs(ck.Tdot_qd) + 1;
-    // ζ from the point velocities equals Tᵀq̇ from the motion subspaces (eq. 11.28).
-    EXPECT_LE(max_abs(VecX<T>(ck.Tn.transpose() * qd - ck.zeta)), 1e-90 * scale);
-    // t_i = ∂φ_i/∂q along each DoF's flow; φ̇ = ζ and φ̈ = Ṫᵀq̇ along q̇'s flow (q̈ = 0).
-    const T h = dec<T>("1e-30");
-    for (int k = 0; k < m.nv; ++k) {
-      VecX<T> e = VecX<T>::Zero(m.nv);
-      e(k) = T(1);
-      const VecX<T> pp = contact_kinematics<T>(m, integrate_q<T>(m, q, e, h), qd).phi;
-      const VecX<T> pm = contact_kinematics<T>(m, integrate_q<T>(m, q, e, T(-h)), qd).phi;
-      const VecX<T> grad = (pp - pm) / (T(2) * h);
-      EXPECT_LE(max_abs(VecX<T>(grad - ck.Tn.row(k).transpose())), 1e-45 * scale) << "DoF " << k;
-    }
-    const VecX<T> pp = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, h), qd).phi;
-    const VecX<T> pm = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, T(-h)), qd).phi;
-    EXPECT_LE(max_abs(VecX<T>((pp - pm) / (T(2) * h) - ck.zeta)), 1e-45 * scale) << "φ̇ = ζ";
-    const VecX<T> phidd = (pp - T(2) * ck.phi + pm) / (h * h);
-    EXPECT_LE(max_abs(VecX<T>(phidd - ck.Tdot_qd)), 1e-25 * scale) << "φ̈ = Ṫᵀq̇: " << phidd.transpose() << " vs "
-                                                                    << ck.Tdot_qd.transpose();
-    // ζ̇ along the flow (the rate of tᵀq̇ with q̇ held: q̈ = 0) is Ṫᵀq̇ too.
-    const VecX<T> zp = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, h), qd).zeta;
-    const VecX<T> zm = contact_kinematics<T>(m, integrate_q<T>(m, q, qd, T(-h)), qd).zeta;
-    EXPECT_LE(max_abs(VecX<T>((zp - zm) / (T(2) * h) - ck.Tdot_qd)), 1e-45 * scale) << "ζ̇ = Ṫᵀq̇";
+    expect_kinematics_match_finite_differences(c->model, c->q, c->qd);
     ++checked;
   }
   EXPECT_GE(checked, 18);
+}
+
+// The same on curved geometry (docs/contact.md): spheres of B on planes of A (each with a surface
+// point, so that φ is a function of q), and on spheres of A from outside and from inside, between random bodies and
+// with the world; the curvature term σ |ṙ_⊥|² / |r| is what φ̈ checks.
+TEST(ContactKinematics, CurvedGeometryByFiniteDifferences) {
+  using T = bin100;
+  int checked = 0, spheres = 0;
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    const TreeSpec spec = tree_spec(3 + static_cast<int>(seed % 5), seed % 2 ? 1.0 : 2.0, seed % 3 == 0);
+    ModelDesc d = with_random_contacts(random_tree(spec, seed), 6, seed * 7 + 1, false, true);
+    for (size_t i = 0; i < d.contacts.size(); ++i) {
+      ContactDesc& c = d.contacts[i];
+      c.radius = Num::decimal(std::to_string(0.05 + 0.1 * static_cast<double>(i)));
+      if (i % 3 != 0) {  // A's side a sphere, from outside (i % 3 == 1) or inside
+        ContactDesc::Sphere sph;
+        sph.center = {Num::decimal("0.3"), Num::decimal(std::to_string(-0.2 + 0.1 * static_cast<double>(i))), Num::decimal("-0.7")};
+        sph.radius = Num::decimal(i % 3 == 1 ? "0.4" : "2.5");
+        sph.inside = i % 3 == 2;
+        c.sphere = sph;
+        c.surface.reset();
+        ++spheres;
+      }
+    }
+    const std::optional<RandomCase<T>> c = buildable_case<T>(d, seed, 2.0);
+    if (!c) continue;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    expect_kinematics_match_finite_differences(c->model, c->q, c->qd);
+    ++checked;
+  }
+  EXPECT_GE(checked, 18);
+  EXPECT_GE(spheres, 80);
 }
 
 // T through the body Jacobians (body coordinates, reference/tree/jacobian.hpp): t_i = J_Bᵀ (BX0* n̂) -
@@ -203,6 +238,65 @@ void check_against_enumeration(double min_digits, int n_models) {
   EXPECT_GE(nonunique, 1);
   std::cout << "[ contacts ] solved " << solved << ", without solution " << unsolvable << ", λ not unique " << nonunique
             << ", unique with M singular " << unique_singular << "\n";
+}
+
+// RBDA example 11.1: a disc (radius ρ = 1/2, mass 2) slides in a slot whose walls, right of the
+// line L, are concave arcs of radius R = 5/2 that narrow it. With its centre D on L, the disc
+// touches both arcs (φ = 0) with vertical normals n₂ = -n₁, and moving right at v it neither
+// approaches nor leaves them (ζ = 0): both contacts are in case 3. M = (1/m) [1 -1; -1 1], and
+// each arc's curvature gives d_i = -v² / (R - ρ) (Ṫᵀq̇ = σ |ṙ_⊥|² / |r|, σ = -1 inside), so
+// d₁ + d₂ = -2 v² / (R - ρ) < 0: no λ ≥ 0 keeps both ζ̇ ≥ 0, the book's condition. The certificate
+// is y ∝ (1, 1). At rest d = 0 and λ = 0 solves it. At bin50 and bin100 (two precisions).
+template <class T>
+void expect_example_11_1() {
+  ModelDesc m;
+  m.name = "disc_in_slot";
+  m.bodies.push_back(rigid_body("carriage", -1, "x", JointType::Prismatic, N3(1, 0, 0), 0, N3(0, 0, 0), 0, 0, 0));
+  m.bodies.push_back(rigid_body("disc", 0, "y", JointType::Prismatic, N3(0, 1, 0), 2, N3(0, 0, 0), 0.1, 0.1, 0.25));
+  for (int k = 0; k < 2; ++k) {
+    m.bodies[k].where = "bodies[" + std::to_string(k) + "]";
+    ContactDesc c;
+    c.name = k == 0 ? "upper_arc" : "lower_arc";
+    c.where = "contacts[" + std::to_string(k) + "]";
+    c.succ = 1;
+    c.point = N3(0, 0, 0);
+    c.radius = Num::decimal("0.5");
+    ContactDesc::Sphere arc;  // the upper arc's circle is centred below D, the lower arc's above
+    arc.center = N3(0, k == 0 ? -2.0 : 2.0, 0);
+    arc.radius = Num::decimal("2.5");
+    arc.inside = true;
+    c.sphere = arc;
+    m.contacts.push_back(c);
+  }
+  const Model<T> model = build_model<T>(m);
+  const VecX<T> q = VecX<T>::Zero(2), tau = VecX<T>::Zero(2);
+  for (const int v : {3, 0}) {
+    VecX<T> qd(2);
+    qd << T(v), T(0);
+    const ContactDynamics<T> r = contact_dynamics<T>(model, q, qd, tau, {}, VecX<T>(), VecX<T>(), ContactSet::Current);
+    ASSERT_TRUE(r.ok && r.posed) << r.message;
+    EXPECT_EQ(r.cases, (std::vector<std::string>{"3", "3"})) << "v = " << v;
+    ASSERT_EQ(r.rigid.size(), 2u);
+    const double eps = tol<T>(1000);
+    EXPECT_LE(abs(T(r.M(0, 0) - T(1) / T(2))), eps);
+    EXPECT_LE(abs(T(r.M(0, 1) + T(1) / T(2))), eps);
+    // d_i = -v² / (R - ρ) = -v² / 2
+    for (int i = 0; i < 2; ++i) EXPECT_LE(abs(T(r.d(i) + T(v * v) / T(2))), eps) << "v = " << v;
+    if (v != 0) {
+      ASSERT_EQ(r.lcp.status, LcpResult<T>::NoSolution);
+      const VecX<T>& y = r.lcp.certificate;
+      EXPECT_LE(abs(T(y(0) - y(1))), eps * max_abs(y));
+      EXPECT_GT(y(0), T(0));
+      EXPECT_LT(T(r.d.dot(y)), T(0));
+    } else {
+      ASSERT_EQ(r.lcp.status, LcpResult<T>::Solved);
+      EXPECT_LE(max_abs(r.lcp.lambda), eps);
+    }
+  }
+}
+TEST(ContactLcp, Example11_1DiscInANarrowingSlotHasNoSolution) {
+  expect_example_11_1<bin50>();
+  expect_example_11_1<bin100>();
 }
 
 TEST(ContactLcp, MatchesEnumerationAtDouble) { check_against_enumeration<double>(8, 120); }

@@ -29,6 +29,16 @@
 // fixed world it is n · ẍ_B^vp(x). The velocity-product accelerations come from the tree
 // (a_i^vp = Xup_i a_λ(i)^vp + c_i, reference/tree/jacobian.hpp), nothing is differentiated numerically;
 // the tests check t = ∂φ/∂q and Ṫᵀq̇ = d/dt(tᵀq̇) - tᵀq̈ by finite differences along the motion.
+//
+// Curved geometry (docs/contact.md derives it). B's side may be a sphere of radius ρ centred at
+// its point y (Contact::radius): the contact point is x = y - ρ n, and every formula above holds
+// with the material point y in place of x and the gap φ_y = φ + ρ of y, since φ = φ_y - ρ with ρ
+// constant (the point x is not material: the sphere rolls over it). A's side may be a sphere of
+// centre z and radius R instead of a plane (Contact::on_sphere), B outside it (σ = 1: φ = |r| - R
+// - ρ) or inside a concave one (σ = -1: φ = R - ρ - |r|), r = y - z, n = σ r / |r|. Then
+//   ζ = n · (ẋ_B(y) - ẋ_A(z)),   Ṫᵀq̇ = n · (ẍ_B^vp(y) - ẍ_A^vp(z)) + σ |ṙ_⊥|² / |r|
+// with ṙ_⊥ = ṙ - n (n · ṙ): the curvature term (d/dt |r| = r̂ · ṙ, d²/dt² |r| = r̂ · r̈ + |ṙ_⊥|²/|r|).
+// It is what makes a disc sliding between two concave walls (RBDA example 11.1) unsolvable.
 #pragma once
 
 #include "reference/tree/jcalc.hpp"
@@ -89,14 +99,32 @@ ContactKinematics<T> contact_kinematics(const Model<T>& model, const VecX<T>& q,
   for (int i = 0; i < nc; ++i) {
     const Contact<T>& ct = model.contacts[i];
     const int a = ct.p, b = ct.s;
-    const Vec3<T> x = b < 0 ? ct.point : Vec3<T>(k.X0[b].r + k.X0[b].E.transpose() * ct.point);
-    const Vec3<T> n = a < 0 ? ct.normal : Vec3<T>(k.X0[a].E.transpose() * ct.normal);
-    const T phi = ct.has_surface ? T(n.dot(Vec3<T>(x - (a < 0 ? ct.surface : Vec3<T>(k.X0[a].r + k.X0[a].E.transpose() * ct.surface)))))
-                                 : T(0);
-    const Vec3<T> c = x - phi * n;
+    // y: B's material point on the normal line (the vertex, or the centre of B's sphere); z: A's
+    // (the point of A's plane under y, or the centre of A's sphere); base coordinates.
+    const Vec3<T> y = b < 0 ? ct.point : Vec3<T>(k.X0[b].r + k.X0[b].E.transpose() * ct.point);
+    auto in_A = [&](const Vec3<T>& v) { return a < 0 ? v : Vec3<T>(k.X0[a].E.transpose() * v); };  // A's axes to base
+    Vec3<T> n, z;
+    T phi, phi_y(0), d(0), sigma(1);
+    if (!ct.on_sphere) {
+      n = in_A(ct.normal);
+      // φ_y = n · (y - s): the gap of y; by default the plane passes through the contact point.
+      phi_y = ct.has_surface ? T(n.dot(Vec3<T>(y - (a < 0 ? ct.surface : Vec3<T>(k.X0[a].r + in_A(ct.surface))))))
+                             : ct.radius;
+      phi = phi_y - ct.radius;
+      z = y - phi_y * n;
+    } else {
+      z = a < 0 ? ct.center : Vec3<T>(k.X0[a].r + in_A(ct.center));
+      const Vec3<T> r = y - z;
+      d = r.norm();
+      sigma = ct.inside ? T(-1) : T(1);
+      // (Concentric spheres have no normal: A's z axis is taken, and the gap is still right.)
+      n = d > T(0) ? Vec3<T>(sigma * r / d) : in_A(Vec3<T>(T(0), T(0), T(1)));
+      phi = ct.inside ? T(ct.R - ct.radius - d) : T(d - ct.R - ct.radius);
+    }
+    const Vec3<T> x = y - ct.radius * n;  // the contact point, on B's surface
     const Force<T> nh(Vec3<T>(x.cross(n)), n);
-    const Vec3<T> exA = detail::perpendicular<T>(ct.normal);
-    const Vec3<T> ex = a < 0 ? exA : Vec3<T>(k.X0[a].E.transpose() * exA);
+    const Vec3<T> nA = a < 0 ? n : Vec3<T>(k.X0[a].E * n);  // n in A's axes
+    const Vec3<T> ex = in_A(detail::perpendicular<T>(nA));
     const Vec3<T> ey = n.cross(ex);
     const Force<T> nx(Vec3<T>(x.cross(ex)), ex), ny(Vec3<T>(x.cross(ey)), ey);
     // t_i: +n̂ · ⁰s over B's supporting joints, -n̂ · ⁰s over A's (eq. 11.25); t_x, t_y likewise.
@@ -112,11 +140,16 @@ ContactKinematics<T> contact_kinematics(const Model<T>& model, const VecX<T>& q,
     }
     out.ex.push_back(ex);
     out.ey.push_back(ey);
-    const Vec3<T> wA = a < 0 ? Vec3<T>::Zero() : V[a].ang();
-    const Vec3<T> ndot = wA.cross(n);
-    const Vec3<T> dxd = point_velocity(b, x) - point_velocity(a, c);
-    out.Tdot_qd(i) = n.dot(Vec3<T>(point_vp_acceleration(b, x) - point_vp_acceleration(a, c))) + T(2) * ndot.dot(dxd) -
-                     ndot.squaredNorm() * phi;
+    const Vec3<T> dxd = point_velocity(b, y) - point_velocity(a, z);
+    const T normal_vp = n.dot(Vec3<T>(point_vp_acceleration(b, y) - point_vp_acceleration(a, z)));
+    if (!ct.on_sphere) {  // n turns with A
+      const Vec3<T> wA = a < 0 ? Vec3<T>::Zero() : V[a].ang();
+      const Vec3<T> ndot = wA.cross(n);
+      out.Tdot_qd(i) = normal_vp + T(2) * ndot.dot(dxd) - ndot.squaredNorm() * phi_y;
+    } else {  // n = σ r / |r|: φ̈ = n · r̈ + σ |ṙ_⊥|² / |r|
+      const Vec3<T> perp = dxd - n * T(n.dot(dxd));
+      out.Tdot_qd(i) = normal_vp + (d > T(0) ? T(sigma * perp.squaredNorm() / d) : T(0));
+    }
     out.phi(i) = phi;
     out.zeta(i) = n.dot(dxd);
     out.x.push_back(x);

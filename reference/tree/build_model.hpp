@@ -395,6 +395,16 @@ Model<T> build_model(const ModelDesc& desc) {
         ct.has_surface = true;
         ct.surface = Vec3<T>(Xp.r + Xp.E.transpose() * vec3<T>(*cd.surface));
       }
+      if (cd.radius) ct.radius = cd.radius->as<T>();
+      if (cd.sphere) {
+        ct.on_sphere = true;
+        ct.inside = cd.sphere->inside;
+        ct.center = Vec3<T>(Xp.r + Xp.E.transpose() * vec3<T>(cd.sphere->center));
+        ct.R = cd.sphere->radius.as<T>();
+        if (!(ct.R > T(0))) throw ModelError(cd.where + ".surface_sphere.radius", "expected a sphere radius R > 0");
+        if (ct.inside && !(ct.R > ct.radius))
+          throw ModelError(cd.where + ".surface_sphere.radius", "expected R greater than B's radius: B moves inside A's concave sphere");
+      }
       if (cd.friction) { ct.has_friction = true; ct.mu = cd.friction->as<T>(); }
       if (cd.restitution) { ct.has_restitution = true; ct.e = cd.restitution->as<T>(); }
       if (cd.stiffness || cd.damping) {

@@ -107,6 +107,16 @@ struct ContactDesc {
   Num3 point{Num::exact(0), Num::exact(0), Num::exact(0)};
   Num3 normal{Num::exact(0), Num::exact(0), Num::exact(1)};  // normalized when built
   std::optional<Num3> surface;
+  // Curved geometry (docs/contact.md): B's side a sphere of radius ρ centred at `point` (absent: a
+  // vertex), and A's side a sphere (centre in A's frame, radius R; B outside it, or inside a
+  // concave one) instead of the plane of `normal`.
+  std::optional<Num> radius;
+  struct Sphere {
+    Num3 center{Num::exact(0), Num::exact(0), Num::exact(0)};
+    Num radius = Num::exact(1);
+    bool inside = false;
+  };
+  std::optional<Sphere> sphere;
   std::optional<Num> friction;     // Coulomb μ ≥ 0 (§11.7 eq. 11.66-, §11.8)
   std::optional<Num> restitution;  // e in [0, 1] (eq. 11.65)
   std::optional<Num> stiffness, damping;  // soft contact K ≥ 0, D > 0 (§11.8, eqs. 11.73-11.75)
@@ -165,6 +175,10 @@ struct Contact {
   int p = -1, s = -1;
   Vec3<T> point, normal, surface;
   bool has_surface = false;
+  T radius = T(0);                   // B's sphere (0: a vertex); `point` is its centre
+  bool on_sphere = false, inside = false;  // A's surface a sphere (centre, R), B outside or inside it
+  Vec3<T> center;
+  T R = T(0);
   bool has_friction = false, has_restitution = false, has_soft = false;
   T mu = T(0), e = T(0), K = T(0), D = T(0), Kt = T(0), Dt = T(0);  // a soft contact has D > 0
 };
