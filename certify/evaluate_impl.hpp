@@ -470,6 +470,13 @@ void evaluate_contacts(const Model<T>& model, const VecX<T>& q, const VecX<T>& q
   const int nc = static_cast<int>(r.rigid.size());  // the LCP's size
   for (const Contact<T>& c : model.contacts) S.names.push_back(c.name);
   S.cases = r.cases;
+  // The forward problem is frictionless (§11.3-11.5): a rigid contact's μ is used by the impulsive
+  // step (§11.7) only; said, not silently dropped.
+  for (const Contact<T>& c : model.contacts)
+    if (!c.has_soft && c.has_friction && c.mu > T(0))
+      S.notes.push_back("contact '" + c.name + "' has friction μ = " + to_decimal(c.mu, 6) +
+                        ": the forward LCP is frictionless (RBDA §11.3-11.5) and does not use it; the impulsive step "
+                        "(--impact, §11.7) does");
   S.phi_tolerance = sci(r.phi_tolerance);
   S.zeta_tolerance = sci(r.zeta_tolerance);
   T size(1), vmax(0), tmax(0);

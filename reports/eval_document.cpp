@@ -179,6 +179,7 @@ ojson contacts_json(const Evaluation& ev) {
   }
   if (S.status == "no_solution") cj["certificate_check"] = {{"dTy", S.certificate_dTy}, {"max_abs_My", S.certificate_My}};
   cj["message"] = S.message.empty() ? ojson(nullptr) : ojson(S.message);
+  cj["notes"] = S.notes;
   ojson cdig, cnorm;
   ojson basic = ojson::array(), basic_dig = ojson::array();
   ojson imp, idig, inorm, soft, sdig;
@@ -343,6 +344,8 @@ std::string eval_summary(const LoadedModel& lm, int nv, const CertifiedEvaluatio
     s << "  contacts: " << S.n_contacts << ", " << S.status;
     if (S.status == "solved") s << " (λ " << (S.lambda_unique ? "unique" : "not unique") << ", active " << S.active.size() << ")";
     s << "\n";
+    if (!S.message.empty() && S.status != "solved") s << "  contacts: " << S.message << "\n";
+    for (const std::string& n : S.notes) s << "  contacts note: " << n << "\n";
     for (const Quantity& q : ev.contact_quantities)
       if (q.name.rfind("basic_solutions[", 0) != 0)
         s << "  contacts." << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise\n";

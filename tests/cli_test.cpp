@@ -507,6 +507,20 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
   EXPECT_TRUE(c["qdd"].is_null());
   const mpfr dsum = from_decimal<mpfr>(c["d"][0].get<std::string>()) + from_decimal<mpfr>(c["d"][1].get<std::string>());
   EXPECT_LT(static_cast<double>(abs(mpfr(dsum + sqrt(mpfr(2)) * 9))), 1e-45);
+  // μ on a rigid contact: the forward problem is frictionless, and eval says so (in the document
+  // and in the summary), naming the contact.
+  {
+    const std::string fc = path("friction.contacts.json");
+    std::ofstream(fc) << R"([{"name": "rough", "link": "rod", "point": [1, 0, 0], "normal": [1, 1, 0], "friction": "0.5"}])";
+    r = run("eval " + dir + "rod.urdf --contacts " + fc + " --state " + dir + "rod_still.state.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json notes = json::parse(r.out)["contacts"]["notes"];
+    ASSERT_EQ(notes.size(), 1u) << notes.dump();
+    EXPECT_NE(notes[0].get<std::string>().find("'rough'"), std::string::npos);
+    EXPECT_NE(notes[0].get<std::string>().find("frictionless"), std::string::npos);
+    r = run("eval " + dir + "rod.urdf --contacts " + dir + "rod_between_planes.contacts.json --state " + dir + "rod_still.state.json");
+    EXPECT_TRUE(json::parse(r.out)["contacts"]["notes"].empty());
+  }
   // RBDA example 11.1, genuine: the disc sliding at 3 m/s between two concave arcs (R = 2.5,
   // ρ = 0.5) touches both in case 3, and their curvature gives d_i = -v²/(R - ρ) = -4.5: no
   // solution, certificate (1, 1), exit 0 (data). Its version-2 model (convert) gives the same.
