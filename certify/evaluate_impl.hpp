@@ -262,7 +262,7 @@ std::string sci(const T& x) {
 template <class T>
 void evaluate_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, const MatX<T>& H,
                     const VecX<T>& C_tree, const std::vector<VecX<T>>& tau_loops, const VecX<T>& qdd_state,
-                    const std::vector<int>& actuated, Evaluation& out) {
+                    const std::vector<int>& actuated, bool double_inputs, Evaluation& out) {
   using std::abs;
   LoopSummary& L = out.loops;
   L.present = true;
@@ -291,15 +291,19 @@ void evaluate_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, 
   };
   for (int c : proj.ns.independent) L.independent.push_back(dof_name(c));
   L.lambda_unique = L.rank == model.nc;
-  // Consistency: tolerances from the precision and the model's size.
+  // Consistency: tolerances from the model's size and the resolution of the inputs: the working
+  // precision's ε, or 2⁻⁵² when q and q̇ are written as doubles (every fixture's samples, a state
+  // file's JSON numbers), which can close a loop only to their own rounding (|δ| ~ 1e-16 × size).
   T size(1), kmax(0), vmax(0);
+  const T eps_in = double_inputs ? std::max(epsilon<T>(), T(T(1) / T(4503599627370496LL))) : epsilon<T>();
+  L.consistency_resolution = double_inputs ? "double inputs" : "working precision";
   for (int i = 0; i < model.NB; ++i)
     if (model.Xtree[i].r.norm() > size) size = model.Xtree[i].r.norm();
   for (Eigen::Index i = 0; i < lc.K.size(); ++i)
     if (abs(lc.K.data()[i]) > kmax) kmax = abs(lc.K.data()[i]);
   for (Eigen::Index i = 0; i < qd.size(); ++i)
     if (abs(qd(i)) > vmax) vmax = abs(qd(i));
-  const T ptol = T(10000) * epsilon<T>() * size, vtol = T(10000) * epsilon<T>() * (kmax * vmax + T(1));
+  const T ptol = T(10000) * eps_in * size, vtol = T(10000) * eps_in * (kmax * vmax + T(1));
   T perr(0), verr(0);
   for (Eigen::Index i = 0; i < lc.delta.size(); ++i) {
     if (abs(lc.delta(i)) > perr) perr = abs(lc.delta(i));
@@ -672,7 +676,10 @@ void evaluate_at(const ModelDesc& desc, const StateDesc& state, const std::vecto
     // On a closed-loop model the mechanism's acceleration is the constrained one: the top-level
     // qdd is the loop solution (the same numbers as loops.qdd), and ABA's acceleration of the
     // open spanning tree, which no loop-closing engine reports, is kept as qdd_open_tree.
-    evaluate_loops<T>(model, q, qd, tau, H, C, tau_loops, qdd, actuated, out);
+    bool double_inputs = true;  // every q and q̇ entry a binary double (not decimal text)
+    for (const std::vector<Num>* v : {&state.q, &state.qd})
+      for (const Num& x : *v) double_inputs = double_inputs && x.is_double;
+    evaluate_loops<T>(model, q, qd, tau, H, C, tau_loops, qdd, actuated, double_inputs, out);
     for (Quantity& qn : out.quantities)
       if (qn.name == "qdd") qn.name = "qdd_open_tree";
     if (const Quantity* lq = out.find_loop("qdd")) {

@@ -94,7 +94,9 @@ ojson loops_json(const Evaluation& ev) {
                          {"rank_by_method", {{"kkt", L.rank_by_method[0]}, {"lambda_first", L.rank_by_method[1]},
                                              {"projection", L.rank_by_method[2]}}}};
   lj["independent_coordinates"] = L.independent;
+  if (!L.coordinates_differ.empty()) lj["coordinates_differ"] = L.coordinates_differ;
   lj["consistent"] = L.consistent;
+  lj["consistency_resolution"] = L.consistency_resolution;
   lj["position_error"] = {{"max_abs_delta", L.position_error}, {"tolerance", L.position_tolerance}};
   lj["velocity_error"] = {{"max_abs_K_qd", L.velocity_error}, {"tolerance", L.velocity_tolerance}};
   lj["lambda_uniqueness"] = L.lambda_unique ? "unique" : "minimum_norm";
@@ -338,6 +340,7 @@ std::string eval_summary(const LoadedModel& lm, int nv, const CertifiedEvaluatio
       s << "  loops." << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits
         << " norm-wise\n";
     if (!L.message.empty()) s << "  loops degeneracy: " << L.message << "\n";
+    if (!L.coordinates_differ.empty()) s << "  loops: " << L.coordinates_differ << "\n";
   }
   if (ev.contacts.present) {
     const ContactSummary& S = ev.contacts;

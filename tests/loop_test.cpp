@@ -17,7 +17,9 @@
 //    for any θ̇: T has a constant coefficient, so there is no velocity term; C (the tree's) and the
 //    loop's k (its velocity-product terms, eq. 8.47) must cancel exactly. Dropping v_s × v_p from
 //    k, or flipping ε_lj, breaks it (planted once each; see the closing note of issue 9).
+#include "certify/evaluate.hpp"
 #include "io/model_io.hpp"
+#include "tests/loop_bundled.hpp"
 #include "tests/test_paths.hpp"
 #include "reference/tree/crba.hpp"
 #include "reference/loops/constraints.hpp"
@@ -426,6 +428,114 @@ TEST(LoopModel, LoopBetweenWeldedLinksIsRefused) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("rigidly attached"), std::string::npos) << e.what();
   }
+}
+
+// ---- pivot ties (§8.8) --------------------------------------------------------------------------
+
+// K = [1, 1 + δ]: with δ inside the tie band (1000 · 2 · ε_T relative) the pivot is the first column
+// and y = x₁; outside it the larger entry wins and y = x₀. An exact tie (δ = 0) is a tie at every
+// precision; δ = 1e-60 is one at bin50 (band ~2e-47) but not at bin100 (band ~2e-97).
+TEST(GaussPivots, TiesWithinTheBandAreBrokenByPosition) {
+  auto independent = [](auto zero, const char* delta) {
+    using T = decltype(zero);
+    MatX<T> K(1, 2);
+    K << T(1), T(T(1) + T(delta));
+    const VecX<T> k = VecX<T>::Zero(1);
+    return null_space_solution<T>(K, k).independent;
+  };
+  EXPECT_EQ(independent(bin50(0), "0"), std::vector<int>{1});
+  EXPECT_EQ(independent(bin100(0), "0"), std::vector<int>{1});
+  EXPECT_EQ(independent(bin50(0), "1e-60"), std::vector<int>{1});   // a tie at bin50: by position
+  EXPECT_EQ(independent(bin100(0), "1e-60"), std::vector<int>{0});  // not at bin100: by size
+  EXPECT_EQ(independent(bin50(0), "1e-30"), std::vector<int>{0});   // no tie at either
+  EXPECT_EQ(independent(bin100(0), "1e-30"), std::vector<int>{0});
+}
+
+// The bundled mechanisms' structural ties (the parallelogram's equal links) give the same
+// independent coordinates at the working and the check precision, so G is certified: norm-wise
+// digits within 6 of the cap at double, long double and bin50. (Broken by size, the parallelogram
+// chose the coupler at bin50 and long double and G flipped sign: 0 digits.)
+TEST(GaussPivots, BundledMechanismsCertifyG) {
+  for (const BundledLoop& b : kBundledLoops) {
+    const LoadedModel lm = load_bundled(b);
+    const StateDesc st = bundled_state(b, lm.desc);
+    for (const char* p : {"double", "longdouble", "bin50"}) {
+      const Evaluation e = evaluate_certified(*Precision::parse(p), lm.desc, st);
+      EXPECT_EQ(e.loops.coordinates_differ, "") << b.name << " " << p;
+      const Quantity* G = e.find_loop("G");
+      if (b.mobility == 0) continue;
+      ASSERT_NE(G, nullptr) << b.name << " " << p;
+      EXPECT_GE(G->normwise_digits, e.cap - 6) << b.name << " " << p;
+    }
+  }
+}
+
+// Where the two precisions chose different coordinates, G and g get no digits and the loop
+// section says which coordinates each chose; with the same coordinates they are certified.
+TEST(GaussPivots, DifferentCoordinatesLeaveGUncertifiedAndSaySo) {
+  auto pair = [](const std::vector<std::string>& lo_coords, const std::vector<std::string>& hi_coords) {
+    Evaluation lo, hi;
+    lo.precision = "bin50";
+    hi.precision = "bin100";
+    lo.cap = 50;
+    for (Evaluation* e : {&lo, &hi}) {
+      for (const char* name : {"G", "g", "qdd"}) {
+        Quantity q;
+        q.name = name;
+        q.rows = 2;
+        q.values = {"1.5", "-2.25"};
+        e->loop_quantities.push_back(q);
+      }
+      e->loops.present = true;
+    }
+    lo.loops.independent = lo_coords;
+    hi.loops.independent = hi_coords;
+    certify(lo, hi);
+    return lo;
+  };
+  const Evaluation same = pair({"q2"}, {"q2"});
+  EXPECT_EQ(same.loops.coordinates_differ, "");
+  EXPECT_EQ(same.find_loop("G")->normwise_digits, 50);
+  const Evaluation other = pair({"q2"}, {"q1"});
+  EXPECT_NE(other.loops.coordinates_differ.find("[q1]"), std::string::npos) << other.loops.coordinates_differ;
+  EXPECT_NE(other.loops.coordinates_differ.find("[q2]"), std::string::npos);
+  EXPECT_EQ(other.find_loop("G")->normwise_digits, 0);
+  EXPECT_EQ(other.find_loop("g")->normwise_digits, 0);
+  EXPECT_EQ(other.find_loop("qdd")->normwise_digits, 50);  // the other loop quantities are unaffected
+}
+
+// ---- consistency at the inputs' resolution ------------------------------------------------------
+
+// The bundled states (decimal text, closed at the working precision) written as doubles, as a
+// fixture writes its samples: |δ| ~ 1e-16 × size. At bin50 they are judged at the resolution of
+// their inputs (2⁻⁵²) and are consistent; the same doubles written back as 17-digit decimal text
+// are judged at bin50's own resolution, where their rounding shows wherever it breaks the closure
+// (inconsistent); a state 1e-6 off the closure is inconsistent either way.
+TEST(LoopConsistency, DoubleInputsAreJudgedAtTheirResolution) {
+  int flipped = 0;
+  for (const BundledLoop& b : kBundledLoops) {
+    const LoadedModel lm = load_bundled(b);
+    const StateDesc given = bundled_state(b, lm.desc);
+    const Precision p = *Precision::parse("bin50");
+    StateDesc st = given;
+    for (std::vector<Num>* v : {&st.q, &st.qd})
+      for (Num& x : *v) x = Num::exact(x.as<double>());
+    const Evaluation e = evaluate(p, lm.desc, st);
+    EXPECT_TRUE(e.loops.consistent) << b.name << ": |δ| = " << e.loops.position_error;
+    EXPECT_EQ(e.loops.consistency_resolution, "double inputs") << b.name;
+    StateDesc text = st;
+    for (std::vector<Num>* v : {&text.q, &text.qd})
+      for (Num& x : *v) x = Num::decimal(to_decimal(x.value, 17));
+    const Evaluation et = evaluate(p, lm.desc, text);
+    EXPECT_EQ(et.loops.consistency_resolution, "working precision") << b.name;
+    flipped += !et.loops.consistent;
+    std::printf("  %-22s |δ| %s: consistent at double resolution; as 17-digit text: %s\n", b.name, e.loops.position_error.c_str(),
+                et.loops.consistent ? "consistent" : "inconsistent");
+    StateDesc off = st;  // every joint coordinate moved (not a floating base's, which moves the whole)
+    for (size_t i = b.floating ? 7 : 0; i < off.q.size(); ++i) off.q[i] = Num::exact(off.q[i].value + 1e-6 * static_cast<double>(i + 1));
+    EXPECT_FALSE(evaluate(p, lm.desc, off).loops.consistent) << b.name;
+  }
+  EXPECT_GE(flipped, 5);
 }
 
 }  // namespace

@@ -12,6 +12,11 @@
 // remaining entry is at most `threshold` (then r = t: the rank decision). Back-substitution of the
 // first r rows gives K11⁻¹ K12 and K11⁻¹ k1 (step 3 of the book's list).
 //
+// Pivot ties: entries within a relative 1000 · max(m, n) · ε_T of the largest are ties, broken by
+// position (first column, then first row, of the arrangement so far), so that exact structural ties
+// give the same coordinates at every precision. A near tie wider than that band can still be
+// decided differently by two precisions; certify() then gives G and g no digits and says so.
+//
 // The rank threshold is scaled to the working precision: threshold = 1000 · max(m, n) · ε_T ·
 // max|K| (recorded, with the smallest pivot kept and the largest entry left, so a user sees the
 // gap the decision was made across; near a change of mobility the gap closes, which is data).
@@ -69,6 +74,7 @@ NullSpaceSolution<T> null_space_solution(const MatX<T>& K, const VecX<T>& k, con
     if (abs(b(i)) > bmax) bmax = abs(b(i));
   }
   out.threshold = T(1000) * T(m > n ? m : n) * epsilon<T>() * kmax;
+  const T tie_band = T(1000) * T(m > n ? m : n) * epsilon<T>();  // relative: pivots this close are ties
   out.smallest_pivot = T(0);
 
   // With chosen coordinates: the dependent columns first, in their order; only rows pivot. Their
@@ -119,7 +125,16 @@ NullSpaceSolution<T> null_space_solution(const MatX<T>& K, const VecX<T>& k, con
     const int jend = chosen.empty() ? n : t + 1;  // partial pivoting: column t only
     for (int j = t; j < jend; ++j)
       for (int i = t; i < m; ++i)
-        if (abs(A(i, j)) > best) { best = abs(A(i, j)); pi = i; pj = j; }
+        if (abs(A(i, j)) > best) best = abs(A(i, j));
+    // Ties: every entry within `tie_band` of the largest is a candidate, and the first in column
+    // order (then row order) of the current arrangement wins. Structural ties (a parallelogram's
+    // equal links) are equal in exact arithmetic and differ only by rounding, which differs
+    // between precisions: broken by index, both precisions choose alike.
+    const T floor_abs = best - tie_band * best;
+    bool found = false;
+    for (int j = t; j < jend && !found; ++j)
+      for (int i = t; i < m && !found; ++i)
+        if (abs(A(i, j)) >= floor_abs && abs(A(i, j)) > T(0)) { pi = i; pj = j; found = true; }
     if (!(best > out.threshold)) {
       if (!chosen.empty()) {
         out.chosen_ok = false;
