@@ -123,7 +123,9 @@ ContactKinematics<T> contact_kinematics(const Model<T>& model, const VecX<T>& q,
     }
     const Vec3<T> x = y - ct.radius * n;  // the contact point, on B's surface
     const Force<T> nh(Vec3<T>(x.cross(n)), n);
-    const Vec3<T> nA = a < 0 ? n : Vec3<T>(k.X0[a].E * n);  // n in A's axes
+    // n in A's axes: the plane's normal as given (so the tangents are decided on the input, alike
+    // at every precision), a sphere's current one.
+    const Vec3<T> nA = !ct.on_sphere ? ct.normal : a < 0 ? n : Vec3<T>(k.X0[a].E * n);
     const Vec3<T> ex = in_A(detail::perpendicular<T>(nA));
     const Vec3<T> ey = n.cross(ex);
     const Force<T> nx(Vec3<T>(x.cross(ex)), ex), ny(Vec3<T>(x.cross(ey)), ey);
