@@ -23,7 +23,7 @@
 //   soft.dissipation             max(-min W, |W - (D ż² + D_t|ẋ|² + f_tᵀ(ẋ - v))|) / (sum of its
 //                                terms' sizes): W = -(P + Ė) ≥ 0 and equals the dampers' and slip's ≤ k ε
 // The impulsive step (check_impact, §11.7; contact/impulse.hpp):
-//   impact.momentum_balance      max|H Δq̇ - u| / (max|H| max|Δq̇| + max|u|)                    ≤ k ε  (eq. 11.57)
+//   impact.momentum_balance      max|Δq̇ - ABA(q, 0, u)| / (max|Δq̇| + max|ABA|), no gravity    ≤ k ε κ(H)  (eq. 11.57)
 //   impact.restitution           max over contacts receiving an impulse of |ζ⁺ + e ζ⁻| where
 //                                colliding or sticking, |ζ⁺| where separating (and, for a sticking
 //                                contact, |ζ_x⁺|, |ζ_y⁺|) / max(|ζ⁻|, |ζ_t⁻|)                 ≤ k ε  (eqs. 11.64, 11.71)
