@@ -54,13 +54,20 @@ const Quantity* reference_of(const Sample& fs, const std::string& name) {
   return fs.ref.find(name);
 }
 
+// The names of a model's rigid contacts (no stiffness, no damping), in model order: the order of
+// an engine's contact_lambda and of the impulses.
+std::vector<std::string> rigid_contact_names(const ModelDesc& desc) {
+  std::vector<std::string> out;
+  for (const ContactDesc& c : desc.contacts)
+    if (!c.stiffness && !c.damping) out.push_back(c.name);
+  return out;
+}
+
 // An engine's contact_lambda (one per rigid contact of the model, model order) restricted to the
 // sample's LCP contacts (ContactSummary::rigid: those in case 3 of §11.4), the reference λ's
 // entries; unchanged when the LCP covers every rigid contact.
 NumMatrix lcp_entries(const NumMatrix& engine, const ModelDesc& desc, const ContactSummary& S) {
-  std::vector<std::string> all;
-  for (const ContactDesc& c : desc.contacts)
-    if (!c.stiffness && !c.damping) all.push_back(c.name);
+  const std::vector<std::string> all = rigid_contact_names(desc);
   if (S.rigid == all || engine.size() != static_cast<int>(all.size())) return engine;
   NumMatrix out;
   out.rows = static_cast<int>(S.rigid.size());
@@ -104,9 +111,7 @@ double contact_kappa(const Sample& fs, const ModelDesc& desc, bool impact, const
   const std::vector<bool> fr = rigid_friction(desc);
   const bool frictional = impact && fs.ref.contacts.impact.frictional;
   const std::vector<std::string>& lcp = fs.ref.contacts.rigid;
-  std::vector<std::string> all;  // the model's rigid contacts: the impulses' (and an engine's λ) order
-  for (const ContactDesc& c : desc.contacts)
-    if (!c.stiffness && !c.damping) all.push_back(c.name);
+  const std::vector<std::string> all = rigid_contact_names(desc);  // the impulses' (and an engine's λ) order
   // λ over the LCP's contacts (the reference's forward λ) or over every rigid contact (impulses, an
   // engine's λ); the support is kept as indices of M.
   const bool over_lcp = !impact && lv.size() == lcp.size();

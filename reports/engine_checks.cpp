@@ -139,18 +139,27 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
                   *qdpn = get("impact_qd_plus"), *implamn = get("impact_lambda");
   if (!lamn && !qddn && !tcn && !qdpn && !implamn) return;
   const VecX<T> q = to_vec<T>(s.q), qd = to_vec<T>(s.qd), tau = to_vec<T>(s.tau);
-  // r: every rigid contact (τ_c = Tλ and the impulses act on all of them); rc: the forward problem
-  // as the reference states it, the LCP over the contacts in case 3 of §11.4 (dynamics.hpp): a
-  // separated or separating contact has no complementarity condition, and with a colliding one
-  // no acceleration-level problem is posed (those two checks are then not made).
-  const ContactDynamics<T> r = contact_dynamics<T>(m, q, qd, tau);
+  // rc: the forward problem as the reference states it, the LCP over the contacts in case 3 of
+  // §11.4 (dynamics.hpp): a separated or separating contact has no complementarity condition, and
+  // with a colliding one no acceleration-level problem is posed (those two checks are then not
+  // made). τ_c = Tλ and the impulses act on every rigid contact (`rigid`, TR, Tdot), whose columns
+  // come from the same contact kinematics.
   const ContactDynamics<T> rc = contact_dynamics<T>(m, q, qd, tau, {}, VecX<T>(), VecX<T>(), ContactSet::Current);
-  const int nl = static_cast<int>(rc.rigid.size());
+  std::vector<int> rigid;
+  for (int i = 0; i < static_cast<int>(m.contacts.size()); ++i)
+    if (!m.contacts[i].has_soft) rigid.push_back(i);
+  const int nr = static_cast<int>(rigid.size()), nl = static_cast<int>(rc.rigid.size());
+  MatX<T> TR(m.nv, nr);
+  VecX<T> Tdot(nr);
+  for (int a = 0; a < nr; ++a) {
+    TR.col(a) = rc.ck.Tn.col(rigid[a]);
+    Tdot(a) = rc.ck.Tdot_qd(rigid[a]);
+  }
   // The engine's λ (one per rigid contact) at the LCP's contacts.
   auto lcp_part = [&](const VecX<T>& lam_all) {
     VecX<T> out(nl);
     for (int a = 0; a < nl; ++a)
-      out(a) = lam_all(static_cast<Eigen::Index>(std::find(r.rigid.begin(), r.rigid.end(), rc.rigid[a]) - r.rigid.begin()));
+      out(a) = lam_all(static_cast<Eigen::Index>(std::find(rigid.begin(), rigid.end(), rc.rigid[a]) - rigid.begin()));
     return out;
   };
   VecX<T> Tdot_l(nl);
@@ -160,12 +169,8 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
   const double kH = static_cast<double>(condition_number<T>(H));
   const double kappa = std::isfinite(kH) ? kH : 1.0;
   const std::string kappa_text = std::isfinite(kH) ? "κ(H) = " + format_number("%.4g", kH) : "κ(H) infinite: 1e3 ε";
-  const int nr = static_cast<int>(r.rigid.size());
-  VecX<T> Tdot(nr);
-  for (int a = 0; a < nr; ++a) Tdot(a) = r.ck.Tdot_qd(r.rigid[a]);
-  const MatX<T>& TR = r.T_rigid;
   auto ratio = [](const T& num, const T& den) { return num == T(0) ? T(0) : num / den; };
-  const VecX<T> tau_soft = r.soft.tau_soft.size() == m.nv ? r.soft.tau_soft : VecX<T>(VecX<T>::Zero(m.nv));
+  const VecX<T> tau_soft = rc.soft.tau_soft.size() == m.nv ? rc.soft.tau_soft : VecX<T>(VecX<T>::Zero(m.nv));
   // contacts.complementarity on the engine's λ: ζ̇ = Mλ + d (eqs. 11.34-11.42) with M, d exact.
   if (lamn && rc.ok && rc.posed && static_cast<int>(lamn->v.size()) == nr) {
     const VecX<T> lam = lcp_part(to_vec<T>(lamn->v));
@@ -182,7 +187,7 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
     // The acceleration scale includes q̈_free = H⁻¹(τ - C): where the contacts lock the system, q̈
     // is 0 in exact arithmetic and the engine's is rounding, to be judged against the motion stopped.
     T qscale = max_abs(MatX<T>(qdd));
-    if (r.ok) qscale = std::max(qscale, T(max_abs(MatX<T>(r.qdd_free))));
+    if (rc.ok) qscale = std::max(qscale, T(max_abs(MatX<T>(rc.qdd_free))));
     const T sw = max_abs(TR) * qscale + max_abs(MatX<T>(Tdot));
     T res = nl ? T(std::max(T(0), T(-w.minCoeff()))) : T(0);
     if (lamn && nl && static_cast<int>(lamn->v.size()) == nr) {
@@ -225,7 +230,7 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
     VecX<T> w(nr);
     bool frictional = false, all_elastic = true;
     for (int a = 0; a < nr; ++a) {
-      const Contact<T>& c = m.contacts[r.rigid[a]];
+      const Contact<T>& c = m.contacts[rigid[a]];
       w(a) = zp(a) + (zm(a) < T(0) ? T(c.e * zm(a)) : T(0));
       frictional = frictional || c.has_friction;
       all_elastic = all_elastic && c.e == T(1);
