@@ -127,6 +127,56 @@ TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
   EXPECT_GT(singular, cases / 10);
 }
 
+// Units: the same contact problem with λ in units a times larger and accelerations b times larger
+// (M' = M b/a, d' = d b) is the same problem. Lemke's decisions (status, basis, pivot count, the
+// infeasibility certificate y) must not change, and λ' = a λ, ζ̇' = b ζ̇. Factors are powers of
+// two far from 1 (2^±200, beyond every scalar's 1000 ε), so the scaled problem is exact and its
+// answer must be the unscaled one's, bit for bit. Planted: a tolerance of
+// 1000 ε max(1, max|M|, max|d|) (absolute below 1) fails with M or d tiny, and one of
+// 1000 ε max|M|, d left unscaled, fails with λ in large units (dᵀy then ends below the bar).
+TYPED_TEST(Lcp, DecisionsDoNotDependOnUnits) {
+  using T = TypeParam;
+  const bool dbl = std::is_same<T, double>::value;
+  const int cases = dbl ? 400 : 80;
+  using std::ldexp;
+  const std::pair<int, int> units[] = {{0, -200}, {200, 0}, {-200, 0}, {0, 200}, {-150, 150}, {150, -250}};
+  Rand rnd;
+  int solved = 0, infeasible = 0;
+  for (int c = 0; c < cases; ++c) {
+    const int n = 1 + static_cast<int>(rnd(0, 5.999));
+    const int k = 1 + static_cast<int>(rnd(0, n + 0.999));
+    MatX<T> A(k, n);
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
+    const MatX<T> M = A.transpose() * A;
+    VecX<T> d(n), x(n);
+    for (int i = 0; i < n; ++i) d(i) = T(rnd()), x(i) = T(rnd(0, 1));
+    if (rnd() > 0.5) d = VecX<T>(d.cwiseAbs()) - M * x;
+    const LcpResult<T> r = solve_lcp<T>(M, d);
+    ASSERT_NE(r.status, LcpResult<T>::Failed) << "case " << c << ": " << r.message;
+    (r.status == LcpResult<T>::Solved ? solved : infeasible)++;
+    for (const auto& [ea, eb] : units) {
+      const std::string what = "case " + std::to_string(c) + ", λ ×2^" + std::to_string(ea) + ", ζ̇ ×2^" + std::to_string(eb);
+      const MatX<T> Mu = M * T(ldexp(T(1), eb - ea));
+      const VecX<T> du = d * T(ldexp(T(1), eb));
+      const LcpResult<T> u = solve_lcp<T>(Mu, du);
+      ASSERT_EQ(u.status, r.status) << what << ": " << u.message;
+      EXPECT_EQ(u.pivots, r.pivots) << what;
+      EXPECT_EQ(u.borderline, r.borderline) << what;
+      if (r.status == LcpResult<T>::Solved) {
+        EXPECT_EQ(u.active, r.active) << what;
+        const VecX<T> lam = u.lambda * T(ldexp(T(1), -ea)), zd = u.zeta_dot * T(ldexp(T(1), -eb));
+        EXPECT_EQ(max_abs(VecX<T>(lam - r.lambda)), 0.0) << what << ": λ' = a λ";
+        EXPECT_EQ(max_abs(VecX<T>(zd - r.zeta_dot)), 0.0) << what << ": ζ̇' = b ζ̇";
+      } else {
+        EXPECT_EQ(max_abs(VecX<T>(u.certificate - r.certificate)), 0.0) << what << ": the certificate y";
+      }
+    }
+  }
+  EXPECT_GT(solved, cases / 4);
+  EXPECT_GT(infeasible, cases / 50);
+}
+
 // λ's uniqueness decided on the solution (reference/contact/uniqueness.hpp) against the
 // enumeration: on problems whose solution set is bounded (M = AᵀA with A's first row positive, as
 // contact normals with a common upward component: Av = 0, v ≥ 0 forces v = 0), λ is unique iff

@@ -20,14 +20,18 @@
 //                gives dᵀλ_h = -z0 eᵀλ_h < 0 (example 11.1's disk in a narrowing slot: M = [m -m;
 //                -m m], d1 + d2 < 0, y = (1, 1)).
 // For a PSD M a solution, when one exists, has unique ζ̇ (and unique Tλ when M = TᵀH⁻¹T, the
-// book's property 2); λ is unique iff M is positive-definite. Lemke returns a basic solution (the
-// contacts with λ_i > 0 have independent normals, as table 11.1 wants).
+// book's property 2); λ is unique when M is positive-definite, and may be when it is not
+// (contact/uniqueness.hpp decides). Lemke returns a basic solution (the contacts with λ_i > 0
+// have independent normals, as table 11.1 wants).
 //
-// Zero tests use a tolerance of (working precision) × the problem's scale (`pivot_tolerance`):
-// an entry below it is treated as 0 in the ratio test. A ray whose certificate has dᵀy ≥
-// -n pivot_tolerance proves nothing (the problem is on the boundary of solvability within
-// rounding, as when dependent contact normals carry consistent d): then the complementary index
-// sets are searched (n ≤ 16; `borderline` set) and, if none solves, the result is Failed, saying so.
+// Units: everything runs on M and d divided by the powers of two just above max|M| and max|d|,
+// so no decision depends on the units of λ and ζ̇ (a problem in N and m/s² and the same one in
+// kN and mm/s² pivot alike; bit for bit when the factors are powers of two). Zero tests use
+// `pivot_tolerance` = 1000 ε_T: an entry below it is treated as 0 in the ratio test. A ray whose
+// certificate has dᵀy ≥ -n pivot_tolerance (scaled d) proves nothing (the problem is on the
+// boundary of solvability within rounding, as when dependent contact normals carry consistent d):
+// then the complementary index sets are searched (n ≤ 16; `borderline` set) and, if none solves,
+// the result is Failed, saying so.
 #pragma once
 
 #include "reference/spatial/spatial.hpp"
@@ -127,20 +131,31 @@ bool solve_by_enumeration(const MatX<T>& M, const VecX<T>& d, LcpResult<T>& r) {
 }  // namespace detail
 
 template <class T>
-LcpResult<T> solve_lcp(const MatX<T>& M, const VecX<T>& d) {
+LcpResult<T> solve_lcp(const MatX<T>& M_in, const VecX<T>& d_in) {
   using std::abs;
-  const int n = static_cast<int>(d.size());
+  const int n = static_cast<int>(d_in.size());
   LcpResult<T> r;
-  T scale(1);
-  for (Eigen::Index i = 0; i < M.size(); ++i) scale = std::max(scale, T(abs(M.data()[i])));
-  for (int i = 0; i < n; ++i) scale = std::max(scale, T(abs(d(i))));
-  r.pivot_tolerance = T(1000) * epsilon<T>() * scale;
-  if (n == 0 || d.minCoeff() >= T(0)) {  // λ = 0 solves it (the book's remark 1 after eq. 11.22)
+  r.pivot_tolerance = T(1000) * epsilon<T>();
+  if (n == 0 || d_in.minCoeff() >= T(0)) {  // λ = 0 solves it (the book's remark 1 after eq. 11.22)
     r.status = LcpResult<T>::Solved;
     r.lambda = VecX<T>::Zero(n);
-    r.zeta_dot = d;
+    r.zeta_dot = d_in;
     return r;
   }
+  // The problem in its own units: M̂ = M / 2^eM, d̂ = d / 2^ed with 2^eM, 2^ed the powers of two
+  // just above max|M| and max|d| (exact scalings), so every decision is the same whatever units
+  // λ and ζ̇ are given in. λ = 2^(ed - eM) λ̂ and ζ̇ = 2^ed ζ̂̇, exactly.
+  T mmax(0), dmax(0);
+  for (Eigen::Index i = 0; i < M_in.size(); ++i) mmax = std::max(mmax, T(abs(M_in.data()[i])));
+  for (int i = 0; i < n; ++i) dmax = std::max(dmax, T(abs(d_in(i))));
+  using std::frexp;
+  using std::ldexp;
+  int eM = 0, ed = 0;
+  if (mmax > T(0)) (void)frexp(mmax, &eM);  // M = 0: the first ray proves d ≱ 0 infeasible, in any units
+  (void)frexp(dmax, &ed);
+  const MatX<T> M = M_in * T(ldexp(T(1), -eM));
+  const VecX<T> d = d_in * T(ldexp(T(1), -ed));
+  const T lambda_unit = ldexp(T(1), ed - eM), zeta_unit = ldexp(T(1), ed);
   // Tableau of  w - M λ - e z0 = d  in the current basis: columns w (0..n-1), λ (n..2n-1), z0 (2n),
   // right-hand side (2n+1). basic[i] is the variable of row i. Initially B = I (w basic).
   const int Z0 = 2 * n, RHS = 2 * n + 1;
@@ -196,8 +211,12 @@ LcpResult<T> solve_lcp(const MatX<T>& M, const VecX<T>& d) {
       // arithmetic, e.g. two contacts with dependent normals and consistent d): the exact problem
       // may be solvable, so look for a solution among the complementary index sets instead.
       if (!(d.dot(y) < -r.pivot_tolerance * T(n))) {
-        if (detail::solve_by_enumeration<T>(M, d, r)) return r;
-        r.message = "Lemke's method ended on a ray with dᵀy = " + to_decimal(T(d.dot(y)), 3) +
+        if (detail::solve_by_enumeration<T>(M, d, r)) {
+          r.lambda *= lambda_unit;
+          r.zeta_dot *= zeta_unit;
+          return r;
+        }
+        r.message = "Lemke's method ended on a ray with dᵀy = " + to_decimal(T(d_in.dot(y)), 3) +
                     ", at rounding level: the problem is on the boundary of solvability at this precision" +
                     (n > detail::kMaxLcpEnumeration ? " (too many contacts to enumerate)" : "");
         return r;
@@ -230,6 +249,8 @@ LcpResult<T> solve_lcp(const MatX<T>& M, const VecX<T>& d) {
       // the caller as the residual of ζ̇ = Mλ + d).
       r.zeta_dot = M * r.lambda + d;
       for (int a : r.active) r.zeta_dot(a) = T(0);
+      r.lambda *= lambda_unit;
+      r.zeta_dot *= zeta_unit;
       r.status = LcpResult<T>::Solved;
       return r;
     }
