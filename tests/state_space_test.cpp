@@ -93,5 +93,44 @@ TYPED_TEST(Subspace, ForceDecompositionIsTheConstrainedBodysKkt) {
   }
 }
 
+// Eq. 3.28 needs only the subspace, not a basis: S with a repeated column, a dependent one or a
+// zero one spans what its independent columns span and must give their decomposition, and S = 0
+// gives f_a = 0 (a body that cannot move takes every force as constraint force). Planted: SᵀIS
+// inverted as given (singular: NaN or an error of order 1) fails each rank-deficient case.
+TYPED_TEST(Subspace, RankDeficientSIsTheSubspaceItSpans) {
+  using T = TypeParam;
+  Rand rnd;
+  for (int trial = 0; trial < 20; ++trial) {
+    const int m = 1 + trial % 4;
+    const Mat3<T> R = rnd.rotation<T>();
+    const Vec3<T> pm(T(rnd(0.1, 1)), T(rnd(0.1, 1)), T(rnd(0.1, 1)));
+    const Mat3<T> Ic = R * Vec3<T>(pm(1) + pm(2), pm(0) + pm(2), pm(0) + pm(1)).asDiagonal() * R.transpose();
+    const Mat6<T> I = Inertia<T>::mcI(T(rnd(0.5, 3)), rnd.vec3<T>(), Ic).M;
+    MatX<T> S(6, m);
+    for (int j = 0; j < m; ++j) S.col(j) = rnd.vec6<T>();
+    const Vec6<T> f = rnd.vec6<T>();
+    const ForceDecomposition<T> full = decompose_force<T>(I, S, f);
+    ASSERT_TRUE(full.ok);
+    EXPECT_EQ(full.rank, m);
+    MatX<T> Sd(6, m + 2);  // S, a combination of its columns, a zero column
+    Sd.leftCols(m) = S;
+    Sd.col(m) = S * VecX<T>::Constant(m, T(1) / T(3));
+    Sd.col(m + 1).setZero();
+    const ForceDecomposition<T> dep = decompose_force<T>(I, Sd, f);
+    ASSERT_TRUE(dep.ok);
+    EXPECT_EQ(dep.rank, m) << "trial " << trial;
+    const double fs = max_abs(f);
+    EXPECT_LE(max_abs(Vec6<T>(dep.f_a - full.f_a)), tol<T>(1e5) * fs) << "trial " << trial;
+    EXPECT_LE(max_abs(Vec6<T>(dep.a - full.a)), tol<T>(1e6) * (max_abs(full.a) + 1)) << "trial " << trial;
+    EXPECT_LE(max_abs(Mat6<T>(dep.Phi - full.Phi)), tol<T>(1e6) * (max_abs(full.Phi) + 1)) << "trial " << trial;
+  }
+  const ForceDecomposition<T> none = decompose_force<T>(Mat6<T>::Identity(), MatX<T>::Zero(6, 2), Vec6<T>::Ones());
+  ASSERT_TRUE(none.ok);
+  EXPECT_EQ(none.rank, 0);
+  EXPECT_EQ(max_abs(none.f_a), 0.0);
+  EXPECT_EQ(max_abs(Vec6<T>(none.f_c - Vec6<T>::Ones())), 0.0);
+  EXPECT_EQ(max_abs(none.Phi), 0.0);
+}
+
 }  // namespace
 }  // namespace rbd::test
