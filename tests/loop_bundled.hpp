@@ -39,4 +39,13 @@ inline StateDesc bundled_state(const BundledLoop& b, const ModelDesc& desc, cons
   return read_state(read_json_file(loops_dir() + b.name + "." + which + ".json"), b.name, model_layout(desc));
 }
 
+// The mechanism with its first loop joint's predecessor frame moved by 0.01 along each of its
+// body's axes: a planar loop then cannot close out of its plane, so K q̈ = k + k_stab is
+// inconsistent in the rows K leaves empty (a loop that is not planar keeps a consistent one).
+inline LoadedModel with_shifted_closure(LoadedModel lm) {
+  for (Num& x : lm.desc.loop_joints.at(0).pred.origin.xyz)
+    x = Num::decimal(to_decimal(bin100(x.as<bin100>() + from_decimal<bin100>("0.01")), 40));
+  return lm;
+}
+
 }  // namespace rbd::test

@@ -35,6 +35,7 @@
 #include "reference/loops/inverse_dynamics.hpp"
 #include "reference/tree/rnea.hpp"
 #include "reference/tree/crba.hpp"
+#include "reference/tree/integrate.hpp"
 #include "reference/loops/constraints.hpp"
 #include "reference/loops/gauss.hpp"
 #include "tests/loop_bundled.hpp"
@@ -42,6 +43,8 @@
 #include "tests/tree_cases.hpp"
 
 #include <rapidcheck/gtest.h>
+
+#include <Eigen/SVD>
 
 #include <array>
 #include <cmath>
@@ -220,6 +223,55 @@ TYPED_TEST(BundledLoops, AssembledStatesAreConsistentAndChecksPass) {
     EXPECT_LE(max_abs(lc.vel_error), tol<T>(1e4) * (max_abs(lc.K) * max_abs(qd) + 1));
     for (const CheckResult& r : check_loops<T>(m, q, qd, tau)) EXPECT_TRUE(r.passed) << r.name << ": " << r.residual << " > " << r.tolerance << " " << r.detail;
   }
+}
+
+// Off the closure manifold (each mechanism's state displaced by 0.03-0.09 along every joint, with
+// its q̇, and Baumgarte α = β = 5) k + k_stab need not be in range(K): the three methods of §8.5
+// must solve the
+// same least-squares constraint K q̈ = P (k + k_stab), P the orthogonal projector onto range(K),
+// here from an SVD of K (a route none of the methods takes), and agree on q̈. Each mechanism also
+// with its closure shifted out of its plane (with_shifted_closure): at least three of these
+// must be inconsistent, so the least-squares branch is exercised on real mechanisms. (Their
+// inconsistent rows are rows K leaves empty, where the pivot rows already are least squares;
+// dependent rows that are not empty are Loops.InconsistentConstraintsAreLeastSquaresInAllThreeMethods.)
+TYPED_TEST(BundledLoops, OffTheClosureTheThreeMethodsSolveOneLeastSquares) {
+  using T = TypeParam;
+  const bool dbl = std::is_same<T, double>::value;
+  int inconsistent = 0;
+  for (const Bundled& b : kBundled)
+  for (const bool shifted : {false, true}) {
+    SCOPED_TRACE(std::string(b.name) + (shifted ? ", closure shifted 0.01" : ""));
+    const LoadedModel lm = shifted ? with_shifted_closure(load_bundled(b)) : load_bundled(b);
+    const Model<T> m = build_model<T>(lm.desc);
+    const StateDesc st = bundled_state(b, lm.desc);
+    const VecX<T> qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
+    VecX<T> push(m.nv);  // off the closure: a fixed displacement along the joints' flow
+    for (int i = 0; i < m.nv; ++i) push(i) = T(3 * (1 + i % 3) * (i % 2 ? -1 : 1)) / T(100);
+    const VecX<T> q = integrate_q<T>(m, to_vec<T>(st.q), push, T(1));
+    const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd, LoopFrame::Local, T(5), T(5));
+    const VecX<T> rhs = lc.k + lc.k_stab;
+    const MatX<T> H = crba<T>(m, q);
+    const VecX<T> tp = tau - bias<T>(m, q, qd);
+    Eigen::JacobiSVD<MatX<T>> svd(lc.K, Eigen::ComputeThinU);
+    const VecX<T> sv = svd.singularValues();
+    int r = 0;
+    while (r < sv.size() && sv(r) > T(1000) * T(std::max(lc.K.rows(), lc.K.cols())) * epsilon<T>() * sv(0)) ++r;
+    const MatX<T> U = svd.matrixU().leftCols(r);
+    const VecX<T> Prhs = U * VecX<T>(U.transpose() * rhs);
+    const double scale = max_abs(lc.K) * 10 + max_abs(rhs);
+    if (max_abs(VecX<T>(rhs - Prhs)) > 1e-6 * scale) ++inconsistent;
+    const LoopForwardDynamics<T> m1 = loop_fd_kkt<T>(H, tp, lc.K, rhs);
+    const LoopForwardDynamics<T> m2 = loop_fd_lambda<T>(H, m.dof_parent, tp, lc.K, rhs);
+    const LoopProjection<T> m3 = loop_fd_projection<T>(H, tp, lc.K, rhs);
+    ASSERT_TRUE(m1.ok && m2.ok && m3.fd.ok);
+    const double k = dbl ? 1e8 : 1e12;  // these starts are far from the manifold: K's conditioning enters
+    const double qscale = max_abs(m1.qdd) + 1;
+    for (const auto& [name, qdd] : {std::pair<const char*, VecX<T>>{"KKT", m1.qdd}, {"λ first", m2.qdd}, {"projection", m3.fd.qdd}})
+      RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(lc.K * qdd - Prhs)), tol<T>(k) * scale * qscale, std::string(name) + ": K q̈ = P rhs");
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(m3.fd.qdd - m1.qdd)), tol<T>(k) * qscale, "projection vs KKT");
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(m2.qdd - m1.qdd)), tol<T>(k) * qscale, "λ first vs KKT");
+  }
+  EXPECT_GE(inconsistent, 3);
 }
 
 // Baumgarte stabilization (eqs. 8.21-8.24) in a short simulation: from rest, pushed 1e-4 off the
@@ -500,7 +552,7 @@ TYPED_TEST(LoopID, ProperOverAndUnderActuation) {
 //
 // six_bar: its two loops share the crank and the coupler (one cluster); ladder4: rung i's loop
 // shares rail joints with every rung below it (one cluster); delta3: all three loops pass through
-// the platform's free joint (one cluster); a model with two separate four-bars has two. Block by
+// the platform's free joint (one cluster); a model with two separate slider-cranks has two. Block by
 // block G equals §8.8's whole-K G with the same independent coordinates.
 template <class T>
 class LoopClusters : public ::testing::Test {};
@@ -508,7 +560,7 @@ TYPED_TEST_SUITE(LoopClusters, Scalars, ScalarName);
 
 TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
   using T = TypeParam;
-  // Two parallelograms side by side: the slider-crank's tree twice, each closed on its own.
+  // Two slider-cranks side by side: the slider-crank's tree twice, each closed on its own.
   LoadedModel two = load_bundled(kBundled[1], false);
   {
     ModelDesc& d = two.desc;

@@ -31,6 +31,8 @@
 #include "reference/tree/rnea.hpp"
 #include "tests/test_util.hpp"
 
+#include <Eigen/SVD>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -156,6 +158,50 @@ TYPED_TEST(Loops, ParallelogramMatchesItsClosedForm) {
   }
   // Mobility 1: one independent coordinate.
   EXPECT_EQ(s.proj.ns.G.cols(), 1);
+}
+
+// An inconsistent K q̈ = rhs whose dependent rows are not zero (K = [K₁; W K₁], as two loops that
+// constrain the same motion in different bases): the least-squares constraint K q̈ = P rhs (P
+// onto range(K), from an SVD: a route none of the methods takes) is not the pivot rows' one, and
+// the three methods of §8.5 must all solve it, with the same q̈. Random H (SPD), K₁, W, rhs, τ'.
+// Planted: method 3 with Gauss's g alone (the pivot rows satisfied, the rest ignored) fails.
+TYPED_TEST(Loops, InconsistentConstraintsAreLeastSquaresInAllThreeMethods) {
+  using T = TypeParam;
+  Rand rnd;
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = 4 + trial % 4, r = 1 + trial % 3, extra = 1 + trial % 2;
+    MatX<T> A(n, n), K1(r, n), W(extra, r);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j < n; ++j) K1(i, j) = T(rnd());
+    for (int i = 0; i < extra; ++i)
+      for (int j = 0; j < r; ++j) W(i, j) = T(rnd());
+    const MatX<T> H = A.transpose() * A + MatX<T>::Identity(n, n);
+    MatX<T> K(r + extra, n);
+    K.topRows(r) = K1;
+    K.bottomRows(extra) = W * K1;
+    VecX<T> rhs(r + extra), tp(n);
+    for (int i = 0; i < r + extra; ++i) rhs(i) = T(rnd());
+    for (int i = 0; i < n; ++i) tp(i) = T(rnd());
+    Eigen::JacobiSVD<MatX<T>> svd(K, Eigen::ComputeThinU);
+    const MatX<T> U = svd.matrixU().leftCols(r);
+    const VecX<T> Prhs = U * VecX<T>(U.transpose() * rhs);
+    ASSERT_GT(max_abs(VecX<T>(rhs - Prhs)), 1e-3) << "trial " << trial << ": consistent by chance";
+    std::vector<int> chain(n);
+    for (int i = 0; i < n; ++i) chain[i] = i - 1;
+    const LoopForwardDynamics<T> m1 = loop_fd_kkt<T>(H, tp, K, rhs);
+    const LoopForwardDynamics<T> m2 = loop_fd_lambda<T>(H, chain, tp, K, rhs);
+    const LoopProjection<T> m3 = loop_fd_projection<T>(H, tp, K, rhs);
+    ASSERT_TRUE(m1.ok && m2.ok && m3.fd.ok);
+    ASSERT_EQ(m3.ns.rank, r);
+    const double scale = (max_abs(K) + 1) * (max_abs(m1.qdd) + max_abs(rhs) + 1);
+    const double k = 1e6;
+    for (const auto& [name, qdd] : {std::pair<const char*, VecX<T>>{"KKT", m1.qdd}, {"λ first", m2.qdd}, {"projection", m3.fd.qdd}})
+      RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(K * qdd - Prhs)), tol<T>(k) * scale, "trial " + std::to_string(trial) + ", " + name + ": K q̈ = P rhs");
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(m3.fd.qdd - m1.qdd)), tol<T>(k) * scale, "trial " + std::to_string(trial) + ": projection vs KKT");
+    RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(m2.qdd - m1.qdd)), tol<T>(k) * scale, "trial " + std::to_string(trial) + ": λ first vs KKT");
+  }
 }
 
 // §8.8: K G = 0, K g = k, G has an identity block on the independent coordinates; methods 1 and 2

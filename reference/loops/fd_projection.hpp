@@ -5,6 +5,13 @@
 //   Gᵀ H G ÿ = Gᵀ (τ - C + τᵃ - H g)       (eq. 8.45: λ eliminated by Gᵀ, since Gᵀ Kᵀ = 0)
 //   q̈ = G ÿ + g
 //
+// When k + k_stab is not in range(K) (a state off the closure manifold), g satisfies only the
+// pivot rows; it is replaced by x = g + Δ with K x = P (k + k_stab), P the orthogonal projector
+// onto range(K), so that method 3 solves the same least-squares constraint as methods 1 and 2
+// (both give K q̈ = P (k + k_stab): the KKT system's minimum-norm least-squares residual lies in
+// null(Kᵀ), and method 2's A⁺ projects onto range(A) = range(K)). On a consistent state x = g to
+// rounding.
+//
 // GᵀHG is (n - r) x (n - r), symmetric positive-definite when H is; it is factorized as a dense
 // LᵀDL (ltdl over a chain of DoF parents), so a loss of definiteness is reported (ok = false).
 // This method gives no λ. `chosen` passes user-chosen independent coordinates to §8.8 (then a
@@ -15,6 +22,8 @@
 #include "reference/loops/gauss.hpp"
 #include "reference/tree/ltdl.hpp"
 
+#include <Eigen/QR>
+
 namespace rbd {
 
 template <class T>
@@ -23,6 +32,7 @@ struct LoopProjection {
   NullSpaceSolution<T> ns;     // G, g, the pivot sequence and the rank decision
   VecX<T> ydd;                 // ÿ
   MatX<T> GtHG;                // Gᵀ H G
+  VecX<T> particular;          // the x of q̈ = G ÿ + x: g, corrected to least squares (below)
 };
 
 template <class T>
@@ -55,8 +65,23 @@ LoopProjection<T> loop_fd_projection(const MatX<T>& H, const VecX<T>& tau_prime,
     out.fd.message = "GᵀHG is not positive-definite (LᵀDL failed at row " + std::to_string(f.failed_at) + ")";
     return out;
   }
-  out.ydd = ltdl_solve<T>(f, VecX<T>(G.transpose() * (tau_prime - H * out.ns.g)));
-  out.fd.qdd = G * out.ydd + out.ns.g;
+  // The particular solution: g solves the pivot rows of K x = k + k_stab. When the dropped rows
+  // disagree (a state off the closure, k inconsistent), x = g + Δ with Δ on the dependent
+  // coordinates minimizing |K Δ - (rhs - K g)| (K's columns there span range(K)): then
+  // K x = P rhs, P the orthogonal projector onto range(K), the least-squares constraint of
+  // methods 1 and 2. On a consistent state Δ is a refinement step of rounding size.
+  VecX<T> x = out.ns.g;
+  const int r = out.ns.rank;
+  if (r > 0) {
+    const VecX<T> resid = rhs - K * x;
+    MatX<T> Kd(K.rows(), r);
+    for (int t = 0; t < r; ++t) Kd.col(t) = K.col(out.ns.col_order[t]);
+    const VecX<T> delta = Kd.colPivHouseholderQr().solve(resid);
+    for (int t = 0; t < r; ++t) x(out.ns.col_order[t]) += delta(t);
+  }
+  out.particular = x;
+  out.ydd = ltdl_solve<T>(f, VecX<T>(G.transpose() * (tau_prime - H * x)));
+  out.fd.qdd = G * out.ydd + x;
   return out;
 }
 
