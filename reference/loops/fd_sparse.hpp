@@ -45,6 +45,12 @@
 // an eigenvalue near ε, i.e. S is numerically singular at this precision anyway). The rank is
 // reported, q̈ does not depend on it. The refinement stops when the residual no longer halves
 // (recorded: refinement_steps, residual).
+//
+// Baumgarte stabilization (§8.3, eqs. 8.21-8.22): `k_stab` (n^c, loops/constraints.hpp's, empty
+// for none) is added to the loop joints' rows, which are K's rows in the same T_k bases, so the
+// method solves K q̈ = k + k_stab like the other three. A state off the closure with an
+// overconstrained loop makes the system inconsistent: the refinement then stalls above the
+// rounding level (converged = false), and there is no least-squares answer from this method.
 #pragma once
 
 #include "reference/tree/jcalc.hpp"
@@ -78,13 +84,13 @@ struct LoopSparseResult {
 
 template <class T>
 LoopSparseResult<T> loop_fd_sparse(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
-                                   const std::vector<VecX<T>>& tau_loops = {});
+                                   const std::vector<VecX<T>>& tau_loops = {}, const VecX<T>& k_stab = VecX<T>());
 
 // ---- definition ----
 
 template <class T>
 LoopSparseResult<T> loop_fd_sparse(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
-                                   const std::vector<VecX<T>>& tau_loops) {
+                                   const std::vector<VecX<T>>& tau_loops, const VecX<T>& k_stab) {
   using Triplet = Eigen::Triplet<T>;
   const int NB = model.NB;
   const TreeKinematics<T> kin = kinematics<T>(model, q, qd);
@@ -169,6 +175,11 @@ LoopSparseResult<T> loop_fd_sparse(const Model<T>& model, const VecX<T>& q, cons
       rhs.segment(r0, nc) = -(Tloop[l].transpose() * (c - a0.c));
     }
   }
+  // Baumgarte: the loop rows' constraint T_kᵀ(a_s - X a_p - c) = k_stab,k (the same rows, bases
+  // and order as K's, so K q̈ = k + k_stab).
+  if (k_stab.size() > 0)
+    for (size_t l = 0; l < model.loops.size(); ++l)
+      rhs.segment(row[static_cast<size_t>(NB) + l], model.loops[l].nc) -= k_stab.segment(model.loops[l].row, model.loops[l].nc);
   Eigen::SparseMatrix<T> A(nrow, nrow);
   A.setFromTriplets(trip.begin(), trip.end());
   A.makeCompressed();
@@ -271,7 +282,7 @@ LoopSparseResult<T> loop_fd_sparse(const Model<T>& model, const VecX<T>& q, cons
 
 #define RBDREF_LOOP_FD_SPARSE_INSTANTIATE(EXT, T)                                                          \
   EXT template LoopSparseResult<T> loop_fd_sparse<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
-                                                     const std::vector<VecX<T>>&);
+                                                     const std::vector<VecX<T>>&, const VecX<T>&);
 RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_FD_SPARSE_INSTANTIATE)
 
 }  // namespace rbd

@@ -11,12 +11,12 @@
 //   under-actuated   rank G_u < n - r: a solution exists only for motions with Gᵀτ_ID in
 //                    range(G_uᵀ); otherwise the motion cannot be produced (`producible` false,
 //                    `residual` = max|G_uᵀ u - Gᵀ τ_ID| of the least-squares u, relative to
-//                    max|Gᵀ τ_ID|)
+//                    the larger of max|Gᵀ τ_ID| and max|G| max|τ_ID|, the size of its terms)
 //   over-actuated    p > rank G_u: redundant actuation, ∞^(p - rank) solutions; the minimum-norm
 //                    u is returned (the book's suggested optimality criterion)
 //   properly actuated  p = rank G_u = n - r: u = G_u⁻ᵀ Gᵀ τ_ID, unique
 // One solver serves all three: the minimum-norm least-squares solution of eq. 8.63 by a complete
-// orthogonal decomposition, rank threshold 1000 · max(p, n - r) · ε relative (as loops/gauss.hpp).
+// orthogonal decomposition, rank threshold 1000 · max(p, n - r) · ε relative to its largest pivot.
 //
 // Inputs: G (n x (n - r), from §8.8 or §8.11), tau_ID (n: RNEA at q̈, with τᵃ subtracted when
 // loop joints are active), actuated: the DoF indices that carry a force (any order, no repeats).
