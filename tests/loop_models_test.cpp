@@ -28,6 +28,7 @@
 #include "reference/loops/active.hpp"
 #include "reference/loops/assembly.hpp"
 #include "reference/loops/clusters.hpp"
+#include "reference/loops/fd_clustered.hpp"
 #include "tests/loop_closure_fig83.hpp"
 #include "reference/loops/fd_kkt.hpp"
 #include "reference/loops/fd_lambda.hpp"
@@ -615,6 +616,101 @@ TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
     EXPECT_LE(max_abs(VecX<T>(cl.g - whole.g)), tol<T>(1e4) * (max_abs(whole.g) + 1));
     EXPECT_LE(max_abs(MatX<T>(lc.K * cl.G)), tol<T>(1e3) * max_abs(lc.K) * max_abs(cl.G));
   }
+}
+
+// Forward dynamics on the clusters' blocks (reference/loops/fd_clustered.hpp) against the dense
+// methods: q̈ of both clustered methods equal the KKT method's, and the clustered λ-first λ the
+// dense λ-first one (both minimum-norm), on every bundled mechanism, with its closure shifted
+// (inconsistent k on the planar ones), and on two slider-cranks coupled through the inertia: the
+// first on a carriage (a prismatic DoF in no loop), the second riding on the first's crank, so
+// GᵀHG and K H⁻¹ Kᵀ have blocks between the clusters and between a cluster and a free DoF.
+// Planted: the blocks between different clusters or DoFs left out of GᵀHG, or out of K H⁻¹ Kᵀ,
+// each fail on the coupled pair.
+template <class T>
+ModelDesc coupled_slider_cranks(const ModelDesc& sc) {
+  ModelDesc d = sc;
+  d.name = "coupled_slider_cranks";
+  d.bodies.clear();
+  BodyDesc carriage;
+  carriage.name = "carriage";
+  carriage.parent = -1;
+  carriage.joint.name = "carriage";
+  carriage.joint.type = JointType::Prismatic;
+  carriage.joint.axis = {Num::exact(1), Num::exact(0), Num::exact(0)};
+  carriage.inertial.mass = Num::decimal("3.5");
+  carriage.inertial.I = {Num::decimal("0.1"), Num::decimal("0.1"), Num::decimal("0.1"), Num::exact(0), Num::exact(0), Num::exact(0)};
+  d.bodies.push_back(carriage);
+  const int nb = static_cast<int>(sc.bodies.size());
+  int crank = -1;
+  for (int b = 0; b < nb; ++b)
+    if (sc.bodies[static_cast<size_t>(b)].name == "crank") crank = b;
+  for (int copy = 0; copy < 2; ++copy)
+    for (int b = 0; b < nb; ++b) {
+      BodyDesc c = sc.bodies[static_cast<size_t>(b)];
+      c.name += "_" + std::to_string(copy);
+      c.joint.name += "_" + std::to_string(copy);
+      const int root = copy == 0 ? 0 : 1 + crank;  // the carriage, or copy 0's crank
+      c.parent = c.parent < 0 ? root : c.parent + 1 + copy * nb;
+      d.bodies.push_back(c);
+    }
+  d.loop_joints.clear();
+  for (int copy = 0; copy < 2; ++copy) {
+    LoopJointDesc l = sc.loop_joints[0];
+    l.name += "_" + std::to_string(copy);
+    l.pred.body = l.pred.body < 0 ? (copy == 0 ? 0 : 1 + crank) : l.pred.body + 1 + copy * nb;
+    l.succ.body = l.succ.body < 0 ? (copy == 0 ? 0 : 1 + crank) : l.succ.body + 1 + copy * nb;
+    d.loop_joints.push_back(l);
+  }
+  return d;
+}
+
+TYPED_TEST(LoopClusters, ForwardDynamicsOnTheBlocksEqualsTheDenseMethods) {
+  using T = TypeParam;
+  struct Case {
+    std::string name;
+    ModelDesc desc;
+    VecX<T> q, qd, tau;
+  };
+  std::vector<Case> cases;
+  for (const Bundled& b : kBundled)
+    for (const bool shifted : {false, true}) {
+      const LoadedModel lm = shifted ? with_shifted_closure(load_bundled(b)) : load_bundled(b);
+      const StateDesc st = bundled_state(b, lm.desc);
+      cases.push_back({std::string(b.name) + (shifted ? ", shifted" : ""), lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), to_vec<T>(st.tau)});
+    }
+  {
+    const LoadedModel sc = load_bundled(kBundled[1]);
+    const StateDesc st = bundled_state(kBundled[1], sc.desc);
+    const int n1 = static_cast<int>(st.q.size());
+    VecX<T> q(1 + 2 * n1), qd(1 + 2 * n1), tau(1 + 2 * n1);
+    q << from_decimal<T>("0.25"), to_vec<T>(st.q), to_vec<T>(st.q);
+    qd << from_decimal<T>("-0.6"), to_vec<T>(st.qd), to_vec<T>(st.qd);
+    tau << from_decimal<T>("1.5"), to_vec<T>(st.tau), to_vec<T>(st.tau);
+    cases.push_back({"coupled slider-cranks", coupled_slider_cranks<T>(sc.desc), q, qd, tau});
+  }
+  int coupled_clusters = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Model<T> m = build_model<T>(c.desc);
+    const LoopConstraints<T> lc = loop_constraints<T>(m, c.q, c.qd);
+    const MatX<T> H = crba<T>(m, c.q);
+    const VecX<T> tp = c.tau - bias<T>(m, c.q, c.qd);
+    const LoopClusteredDynamics<T> cl = loop_fd_clustered<T>(m, H, tp, lc.K, lc.k);
+    const LoopForwardDynamics<T> kkt = loop_fd_kkt<T>(H, tp, lc.K, lc.k);
+    const LoopForwardDynamics<T> lam = loop_fd_lambda<T>(H, m.dof_parent, tp, lc.K, lc.k);
+    ASSERT_TRUE(cl.projection.ok && cl.lambda_first.ok && kkt.ok && lam.ok);
+    if (c.name == "coupled slider-cranks") {
+      EXPECT_EQ(cl.cn.clusters.size(), 2u);
+      EXPECT_EQ(cl.cn.free_dofs, std::vector<int>({0}));
+      coupled_clusters = static_cast<int>(cl.cn.clusters.size());
+    }
+    const double qs = max_abs(kkt.qdd) + 1;
+    EXPECT_LE(max_abs(VecX<T>(cl.projection.qdd - kkt.qdd)), tol<T>(1e6) * qs) << cl.projection.qdd.transpose() << "\n vs " << kkt.qdd.transpose();
+    EXPECT_LE(max_abs(VecX<T>(cl.lambda_first.qdd - kkt.qdd)), tol<T>(1e6) * qs) << cl.lambda_first.qdd.transpose() << "\n vs " << kkt.qdd.transpose();
+    EXPECT_EQ(cl.lambda_first.rank, lam.rank);
+    EXPECT_LE(max_abs(VecX<T>(cl.lambda_first.lambda - lam.lambda)), tol<T>(1e6) * (max_abs(lam.lambda) + 1));
+  }
+  EXPECT_EQ(coupled_clusters, 2);
 }
 
 // ---- 4d. active loop joints (§8.6) -----------------------------------------------------------------

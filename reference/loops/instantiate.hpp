@@ -6,6 +6,7 @@
 #include "reference/loops/assembly.hpp"
 #include "reference/loops/clusters.hpp"
 #include "reference/loops/constraints.hpp"
+#include "reference/loops/fd_clustered.hpp"
 #include "reference/loops/fd_kkt.hpp"
 #include "reference/loops/fd_lambda.hpp"
 #include "reference/loops/fd_projection.hpp"
@@ -25,4 +26,5 @@
   RBDREF_LOOP_ACTIVE_INSTANTIATE(, T)              \
   RBDREF_LOOP_CLUSTERS_INSTANTIATE(, T)            \
   RBDREF_LOOP_FD_SPARSE_INSTANTIATE(, T)           \
+  RBDREF_LOOP_FD_CLUSTERED_INSTANTIATE(, T)        \
   }
