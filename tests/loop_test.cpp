@@ -204,6 +204,68 @@ TYPED_TEST(Loops, InconsistentConstraintsAreLeastSquaresInAllThreeMethods) {
   }
 }
 
+// The parallelogram at its singular configuration: θ = π/2 puts both cranks along +x, collinear
+// with the ground link and the coupler, where the parallelogram branch (q̇ ∝ (1, -1, 1)) crosses
+// the antiparallelogram branch. There the loop's in-plane constraint drops to one equation: with
+// P, Q the cranks' ends and ψ = θ₁ + θ₂ the coupler's angle, the coupler's end meets Q to first
+// order iff L θ̇₁ + D ψ̇ = L θ̇₃ (the x-components vanish identically), so
+//   null(K) = {v : v₁ + v₂ = (L/D)(v₃ - v₁)},  rank K = 1, mobility 2,
+// spanned by the parallelogram's (1, -1, 1) and (0, L/D, 1), which leaves the branch. §8.8 must
+// decide rank 1, its G must satisfy the closed-form relation column by column, and the three
+// methods must agree (λ not unique). Approaching the singularity along the parallelogram branch
+// (θ = π/2 - h), rank is 2 with a smallest pivot proportional to h: the gap closes linearly,
+// and the rank decision flips where h L falls under the threshold (double: h = 1e-14; bin50
+// keeps rank 2 there).
+TYPED_TEST(Loops, ParallelogramAtItsSingularConfiguration) {
+  using T = TypeParam;
+  const Model<T> m = build_model<T>(parallelogram());
+  const T L = dec<T>(kL), Dl = dec<T>(kD), half_pi = pi<T>() / T(2), w = dec<T>("0.8");
+  VecX<T> q(3), qd(3), tau(3);
+  q << half_pi, T(-half_pi), half_pi;
+  qd << w, T(-w), w;
+  tau << dec<T>("0.9"), dec<T>("-0.4"), dec<T>("1.1");
+  const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+  const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k);
+  EXPECT_EQ(ns.rank, 1);
+  ASSERT_EQ(ns.G.cols(), 2);
+  EXPECT_LE(static_cast<double>(ns.largest_dropped), static_cast<double>(ns.threshold));
+  EXPECT_GT(static_cast<double>(ns.smallest_pivot), 0.1);
+  for (Eigen::Index j = 0; j < 2; ++j) {
+    const VecX<T> v = ns.G.col(j);
+    EXPECT_LE(static_cast<double>(abs(T(v(0) + v(1) - L / Dl * (v(2) - v(0))))), tol<T>(100) * (max_abs(v) + 1)) << "G column " << j;
+  }
+  for (const VecX<T>& v : {VecX<T>((VecX<T>(3) << T(1), T(-1), T(1)).finished()), VecX<T>((VecX<T>(3) << T(0), T(L / Dl), T(1)).finished())})
+    EXPECT_LE(max_abs(VecX<T>(lc.K * v)), tol<T>(100)) << v.transpose();
+  const Solved<T> s = solve_all<T>(m, q, qd, tau);
+  for (const auto* fd : {&s.kkt, &s.lam, &s.proj.fd}) {
+    ASSERT_TRUE(fd->ok) << fd->message;
+    EXPECT_EQ(fd->rank, 1);
+    EXPECT_FALSE(fd->lambda_unique);
+    EXPECT_LE(max_abs(VecX<T>(fd->qdd - s.kkt.qdd)), tol<T>(1e4) * (max_abs(s.kkt.qdd) + 1));
+  }
+  // Approaching along the branch: rank 2, smallest pivot ∝ h.
+  T pivot_prev(0);
+  for (const char* h : {"1e-2", "1e-4", "1e-6"}) {
+    const T th = half_pi - dec<T>(h);
+    VecX<T> qa(3);
+    qa << th, T(-th), th;
+    const LoopConstraints<T> la = loop_constraints<T>(m, qa, qd);
+    const NullSpaceSolution<T> na = null_space_solution<T>(la.K, la.k);
+    EXPECT_EQ(na.rank, 2) << "h = " << h;
+    if (pivot_prev > T(0)) {
+      const double ratio = static_cast<double>(T(pivot_prev / na.smallest_pivot));
+      EXPECT_NEAR(ratio, 100.0, 1.0) << "h = " << h << ": the gap closes linearly";
+    }
+    pivot_prev = na.smallest_pivot;
+  }
+  VecX<T> qn(3);
+  const T thn = half_pi - dec<T>("1e-14");
+  qn << thn, T(-thn), thn;
+  const NullSpaceSolution<T> nn = null_space_solution<T>(loop_constraints<T>(m, qn, qd).K, VecX<T>::Zero(5));
+  const int want_rank = std::is_same<T, double>::value ? 1 : 2;
+  EXPECT_EQ(nn.rank, want_rank) << "h = 1e-14: below double's threshold, above bin50's";
+}
+
 // §8.8: K G = 0, K g = k, G has an identity block on the independent coordinates; methods 1 and 2
 // give the same minimum-norm λ, whose τ_c = Kᵀλ does no work on any motion the loop allows
 // (Gᵀ τ_c = 0) and closes the tree's equation H q̈ + C = τ + τ_c.
