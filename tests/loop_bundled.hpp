@@ -21,6 +21,7 @@ inline const BundledLoop kBundledLoops[] = {
     {"parallelogram", false, 3, 5, 2, 1},  {"slider_crank", false, 3, 5, 2, 1},   {"fig83_arm", false, 4, 5, 2, 2},
     {"delta3", false, 15, 9, 9, 6},         {"stewart_gough", false, 24, 18, 18, 6}, {"six_bar", false, 5, 10, 4, 1},
     {"ladder4", false, 12, 20, 8, 4},       {"far_fourbar", false, 3, 5, 2, 1},    {"far_fourbar_floating", true, 9, 5, 2, 7},
+    {"bennett", false, 3, 5, 2, 1},
 };
 
 inline std::string loops_dir() { return std::string(::rbd::test::kSourceDir) + "/fixtures/models/loops/"; }

@@ -275,6 +275,97 @@ TYPED_TEST(BundledLoops, OffTheClosureTheThreeMethodsSolveOneLeastSquares) {
   EXPECT_GE(inconsistent, 3);
 }
 
+// Bennett's linkage (fixtures/models/loops/bennett.*): a spatial 4R loop that Grübler's count calls
+// immobile (3 - 5 = -2) and that moves with one DoF because of its geometry (a/sin α = b/sin β).
+// Its closed form in the files' coordinates (derived and checked at 60 digits in
+// bennett_closed_form.py, from the Denavit-Hartenberg chain and Bennett's relation
+// tan(θ₁/2) tan(θ₂/2) = sin((β+α)/2)/sin((β-α)/2) = 20/7):
+//   q₂ = -2 atan2(7 sin(q₁/2), 20 cos(q₁/2)),   q₃ = -q₁,
+//   dq₂/dq₁ = -140 / (400 cos²(q₁/2) + 49 sin²(q₁/2)),   dq₃/dq₁ = -1.
+// At q₁ ∈ {0.4, 1.25, -2.2, 3} the closed-form q closes the loop (δ = 0 to rounding), K has rank
+// 2 (mobility 1) with the closed-form tangent in its null space, §8.8's one-column G is that
+// tangent, and the three methods agree. The assembled state (Newton at bin100 from the sketch)
+// is on the closed-form curve to its precision. Off the curve K's rank is 3 (δ = 1e-3 away).
+TYPED_TEST(BundledLoops, BennettLinkageFollowsItsClosedForm) {
+  using T = TypeParam;
+  const Bundled b = kBundled[9];
+  ASSERT_EQ(std::string(b.name), "bennett");
+  const LoadedModel lm = load_bundled(b, false);
+  const Model<T> m = build_model<T>(lm.desc);
+  using std::atan2;
+  using std::cos;
+  using std::sin;
+  auto q_of = [](const T& q1) {
+    VecX<T> q(3);
+    q << q1, T(T(-2) * atan2(T(7) * sin(q1 / T(2)), T(20) * cos(q1 / T(2)))), T(-q1);
+    return q;
+  };
+  auto tangent = [](const T& q1) {
+    const T c = cos(q1 / T(2)), s = sin(q1 / T(2));
+    VecX<T> t(3);
+    t << T(1), T(T(-140) / (T(400) * c * c + T(49) * s * s)), T(-1);
+    return t;
+  };
+  const double lim = std::is_same<T, double>::value ? 1e-13 : 1e-45;
+  for (const char* q1s : {"0.4", "1.25", "-2.2", "3"}) {
+    SCOPED_TRACE(std::string("q1 = ") + q1s);
+    const T q1 = from_decimal<T>(q1s);
+    const VecX<T> q = q_of(q1), t = tangent(q1);
+    const VecX<T> qd = t * from_decimal<T>("0.7");
+    const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd);
+    EXPECT_LE(max_abs(lc.delta), lim);
+    EXPECT_LE(max_abs(VecX<T>(lc.K * t)), lim * (max_abs(lc.K) + 1));
+    const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k);
+    EXPECT_EQ(ns.rank, 2);
+    ASSERT_EQ(ns.G.cols(), 1);
+    // G's column is the tangent scaled to 1 on the independent coordinate.
+    const int y = ns.independent[0];
+    EXPECT_LE(max_abs(VecX<T>(ns.G.col(0) - t / t(y))), lim * 100 * (max_abs(t) / static_cast<double>(abs(t(y)))));
+    const MatX<T> H = crba<T>(m, q);
+    const VecX<T> tp = VecX<T>::Constant(3, from_decimal<T>("0.3")) - bias<T>(m, q, qd);
+    const LoopForwardDynamics<T> m1 = loop_fd_kkt<T>(H, tp, lc.K, lc.k);
+    const LoopForwardDynamics<T> m2 = loop_fd_lambda<T>(H, m.dof_parent, tp, lc.K, lc.k);
+    const LoopProjection<T> m3 = loop_fd_projection<T>(H, tp, lc.K, lc.k);
+    for (const LoopForwardDynamics<T>* fd : {&m1, &m2, &m3.fd}) {
+      ASSERT_TRUE(fd->ok);
+      EXPECT_EQ(fd->rank, 2);
+      EXPECT_LE(max_abs(VecX<T>(fd->qdd - m1.qdd)), lim * 1e3 * (max_abs(m1.qdd) + 1));
+    }
+  }
+  // The assembled state lies on the closed-form curve, its velocity along the tangent.
+  const StateDesc st = bundled_state(b, lm.desc);
+  const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd);
+  EXPECT_LE(max_abs(VecX<T>(q - q_of(q(0)))), lim);
+  EXPECT_LE(max_abs(VecX<T>(qd - tangent(q(0)) * qd(0))), lim * (max_abs(qd) + 1));
+  // Off the curve (q₂ pushed by 1e-3) the loop cannot move: rank 3.
+  VecX<T> off = q_of(from_decimal<T>("0.4"));
+  off(1) += from_decimal<T>("1e-3");
+  EXPECT_EQ(null_space_solution<T>(loop_constraints<T>(m, off, VecX<T>::Zero(3)).K, VecX<T>::Zero(5)).rank, 3);
+}
+
+// Newton onto Bennett's closure at bin100, from the sketch: the rank falls from 3 to 2 on the
+// manifold, so K's third singular value shrinks with δ, and inverting it turns δ's rounding into
+// steps of any size (the full-rank iteration stalled at |δ| = 9e-94, above the 5.7e-97
+// tolerance, "NOT ASSEMBLED"). With the truncated step it closes to the last digits, on the
+// closed-form curve. Planted: the truncated step disabled fails here (bin50 and double reach
+// their tolerance either way).
+TEST(Assembly, BennettClosesToTheLastDigitAtBin100) {
+  using T = bin100;
+  const Bundled b = kBundled[9];
+  const LoadedModel lm = load_bundled(b, false);
+  const Model<T> m = build_model<T>(lm.desc);
+  const StateDesc st = bundled_state(b, lm.desc, "start");
+  const Assembly<T> a = assemble<T>(m, to_vec<T>(st.q), to_vec<T>(st.qd));
+  ASSERT_TRUE(a.converged) << a.message;
+  EXPECT_EQ(a.rank, 2);
+  using std::atan2;
+  using std::cos;
+  using std::sin;
+  const T q1 = a.q(0);
+  EXPECT_LE(static_cast<double>(abs(T(a.q(1) + T(2) * atan2(T(7) * sin(q1 / T(2)), T(20) * cos(q1 / T(2)))))), 1e-95);
+  EXPECT_LE(static_cast<double>(abs(T(a.q(2) + q1))), 1e-95);
+}
+
 // Baumgarte stabilization (eqs. 8.21-8.24) in a short simulation: from rest, pushed 1e-4 off the
 // manifold, with T_stab = 3 ms (short against every bundled mechanism's motion under its state's
 // τ and gravity), the position error follows the critically damped δ(t) = (δ₀ + αδ₀ t)e^{-αt}

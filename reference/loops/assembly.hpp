@@ -9,7 +9,9 @@
 // docs/loops.md), so the iteration converges quadratically once close. K⁺ is the minimum-norm
 // least-squares inverse by a complete orthogonal decomposition with §8.8's rank threshold
 // 1000 · max(n^c, n) · ε · max|K| (an overconstrained loop's redundant rows are dropped, not
-// inverted). A step that does not reduce max|δ| is halved (at most 40 times); iteration stops at
+// inverted); when that step does not halve max|δ|, one that also drops the directions of K
+// below √ε max|K| is tried (a rank that falls on the manifold, as an overconstrained spatial
+// loop's does, makes K nearly singular there). A step that does not reduce max|δ| is halved (at most 40 times); iteration stops at
 // δ = 0, at max_iterations, or when two successive steps fail to reduce max|δ| by half (the
 // working precision's last digit has been reached): the best q seen is returned.
 //
@@ -52,13 +54,15 @@ namespace detail {
 // The minimum-norm least-squares inverse of K by a complete orthogonal decomposition, with the
 // rank threshold of §8.8 (relative to max|K|).
 template <class T>
-Eigen::CompleteOrthogonalDecomposition<MatX<T>> min_norm_inverse(const MatX<T>& K) {
+Eigen::CompleteOrthogonalDecomposition<MatX<T>> min_norm_inverse(const MatX<T>& K, const T& threshold = T(0)) {
   using std::abs;
   Eigen::CompleteOrthogonalDecomposition<MatX<T>> cod;
   const Eigen::Index big = K.rows() > K.cols() ? K.rows() : K.cols();
   // Eigen's threshold is relative to the largest pivot of the QR, which is within a factor
-  // √(n^c) of max|K|: the same decision as loops/gauss.hpp's up to that factor.
-  cod.setThreshold(T(1000) * T(static_cast<int>(big)) * epsilon<T>());
+  // √(n^c) of max|K|: the same decision as loops/gauss.hpp's up to that factor. A larger
+  // `threshold` (relative) drops more.
+  const T base = T(1000) * T(static_cast<int>(big)) * epsilon<T>();
+  cod.setThreshold(threshold > base ? threshold : base);
   cod.compute(K);
   return cod;
 }
@@ -79,17 +83,33 @@ Assembly<T> assemble(const Model<T>& model, const VecX<T>& q0, const VecX<T>& qd
   out.position_error_before = err;
   out.velocity_error_before = max_abs_vec<T>(VecX<T>(lc.K * qd0));
   int stalls = 0;
-  while (err > T(0) && out.iterations < max_iterations && stalls < 2) {
-    const VecX<T> step = -detail::min_norm_inverse<T>(lc.K).solve(lc.delta);
-    T t(1);
-    VecX<T> q_try;
-    LoopConstraints<T> lc_try;
-    T err_try = err;
+  using std::sqrt;
+  const T truncate = sqrt(epsilon<T>());
+  // One Newton step with K⁺ at a relative rank threshold, shortened until it reduces max|δ|.
+  auto try_step = [&](const T& threshold, VecX<T>& q_try, LoopConstraints<T>& lc_try) {
+    const VecX<T> step = -detail::min_norm_inverse<T>(lc.K, threshold).solve(lc.delta);
+    T t(1), err_try = err;
     for (int halvings = 0; halvings <= 40; ++halvings, t /= T(2)) {
       q_try = integrate_q<T>(model, q, step, t);
       lc_try = loop_constraints<T>(model, q_try, zero);
       err_try = max_abs_vec<T>(lc_try.delta);
       if (err_try < err) break;
+    }
+    return err_try;
+  };
+  while (err > T(0) && out.iterations < max_iterations && stalls < 2) {
+    VecX<T> q_try;
+    LoopConstraints<T> lc_try;
+    T err_try = try_step(T(0), q_try, lc_try);
+    if (!(err_try < err / T(2))) {
+      // An overconstrained loop has a rank that drops on the manifold (a Bennett linkage: rank 3
+      // off it, 2 on it): near the manifold K's extra singular value is O(|δ|) and inverting it
+      // turns δ's rounding into a step of any size. Without the directions below √ε max|K| the
+      // step is Newton's on the manifold's rank, and δ's part along them is O(|δ|²).
+      VecX<T> q2;
+      LoopConstraints<T> lc2;
+      const T err2 = try_step(truncate, q2, lc2);
+      if (err2 < err_try) q_try = q2, lc_try = lc2, err_try = err2;
     }
     ++out.iterations;
     if (!(err_try < err)) break;  // no step length reduces δ: the last digit is reached
