@@ -22,6 +22,7 @@
 #include "tests/loop_bundled.hpp"
 #include "tests/test_paths.hpp"
 #include "reference/tree/crba.hpp"
+#include "reference/loops/assembly.hpp"
 #include "reference/loops/constraints.hpp"
 #include "reference/loops/fd_kkt.hpp"
 #include "reference/loops/fd_lambda.hpp"
@@ -264,6 +265,66 @@ TYPED_TEST(Loops, ParallelogramAtItsSingularConfiguration) {
   const NullSpaceSolution<T> nn = null_space_solution<T>(loop_constraints<T>(m, qn, qd).K, VecX<T>::Zero(5));
   const int want_rank = std::is_same<T, double>::value ? 1 : 2;
   EXPECT_EQ(nn.rank, want_rank) << "h = 1e-14: below double's threshold, above bin50's";
+}
+
+// Fig. 8.2(b), configuration ambiguity: the crank angle θ₁ (an independent coordinate y of the
+// loop) does not determine the configuration. With P = L u(θ₁), u(θ) = (sin θ, -cos θ) the
+// crank's direction, the second crank's end Q = (D, 0) + L u(θ₃) must lie at D from P:
+// (B - P)·u(θ₃) = (D² - L² - |B - P|²) / (2L), two solutions θ₃: the parallelogram's θ₃ = θ₁ and
+// the crossed one; the coupler's angle ψ = θ₁ + θ₂ is that of Q - P. Both close the loop (δ = 0),
+// they are different tree configurations with the same y, and their dynamics differ; rbdref's
+// state is q (the book's first remedy), so each is evaluated as what it is, and `assemble`,
+// started 0.02 off either, returns to that one's branch.
+TYPED_TEST(Loops, TwoAssembliesForOneCrankAngle) {
+  using T = TypeParam;
+  const Model<T> m = build_model<T>(parallelogram());
+  const T L = dec<T>(kL), Dl = dec<T>(kD);
+  using std::asin;
+  using std::atan2;
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  // The two θ₃ for θ₁, and the configuration q = (θ₁, ψ - θ₁, θ₃) of each.
+  auto branches = [&](const T& th1) {
+    const T px = L * sin(th1), py = -L * cos(th1);
+    const T cx = Dl - px, cy = -py, R = sqrt(cx * cx + cy * cy);
+    // c·u(θ₃) = cx sin θ₃ - cy cos θ₃ = R sin(θ₃ - φ₀), φ₀ = atan2(cy, cx)
+    const T kk = (Dl * Dl - L * L - R * R) / (T(2) * L), phi0 = atan2(cy, cx);
+    std::vector<VecX<T>> out;
+    for (const T th3 : {T(phi0 + asin(T(kk / R))), T(phi0 + pi<T>() - asin(T(kk / R)))}) {
+      const T qx = Dl + L * sin(th3) - px, qy = -L * cos(th3) - py;
+      VecX<T> q(3);
+      q << th1, T(atan2(qy, qx) - th1), th3;
+      out.push_back(q);
+    }
+    return out;
+  };
+  const T th1 = dec<T>("0.4");
+  const std::vector<VecX<T>> two = branches(th1);
+  // One of them is the parallelogram (θ₃ = θ₁, θ₂ = -θ₁ up to 2π), the other is not.
+  using std::remainder;
+  auto wrap = [](const T& a) { return T(remainder(a, T(2) * pi<T>())); };
+  int parallelograms = 0;
+  for (const VecX<T>& q : two) parallelograms += abs(wrap(T(q(2) - th1))) < T(tol<T>(1e3)) ? 1 : 0;
+  EXPECT_EQ(parallelograms, 1);
+  EXPECT_GT(static_cast<double>(abs(wrap(T(two[0](2) - two[1](2))))), 0.1);
+  VecX<T> tau(3);
+  tau << dec<T>("0.9"), dec<T>("-0.4"), dec<T>("1.1");
+  std::vector<VecX<T>> qdd;
+  for (const VecX<T>& q : two) {
+    const LoopConstraints<T> lc = loop_constraints<T>(m, q, VecX<T>::Zero(3));
+    EXPECT_LE(max_abs(lc.delta), tol<T>(1e3)) << q.transpose();
+    const NullSpaceSolution<T> ns = null_space_solution<T>(lc.K, lc.k, {0});  // y = θ₁ on both
+    ASSERT_TRUE(ns.chosen_ok) << ns.message;
+    qdd.push_back(solve_all<T>(m, q, VecX<T>::Zero(3), tau).proj.fd.qdd);
+    // Started off the configuration, assembly returns to its branch.
+    const Assembly<T> a = assemble<T>(m, VecX<T>(q + VecX<T>::Constant(3, dec<T>("0.02"))), VecX<T>::Zero(3));
+    ASSERT_TRUE(a.converged) << a.message;
+    const std::vector<VecX<T>> at = branches(a.q(0));
+    const VecX<T>& same = abs(wrap(T(at[0](2) - q(2)))) < abs(wrap(T(at[1](2) - q(2)))) ? at[0] : at[1];
+    for (int i = 0; i < 3; ++i) EXPECT_LE(static_cast<double>(abs(wrap(T(a.q(i) - same(i))))), tol<T>(1e4)) << "coordinate " << i;
+  }
+  EXPECT_GT(max_abs(VecX<T>(qdd[0] - qdd[1])), 1e-3) << "the same y, different dynamics";
 }
 
 // §8.8: K G = 0, K g = k, G has an identity block on the independent coordinates; methods 1 and 2
