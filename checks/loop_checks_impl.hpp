@@ -39,9 +39,13 @@ std::vector<CheckResult> check_loops(const Model<T>& model, const VecX<T>& q, co
   const T kmax = max_abs(lc.K);
   out.push_back(make_check("loops.K_G_zero", ratio<T>(max_abs(MatX<T>(lc.K * G)), T(kmax * max_abs(G))), tolerance<T>(k),
                            "max|K G| / (max|K| max|G|), G from Gaussian elimination with complete pivoting (§8.8)"));
+  // k is a sum of velocity products (eq. 8.47), of size max|K| max|q̇|², and can be 0 exactly (a
+  // parallelogram, a redundant spherical pair): its terms, not its value, set the scale.
+  const T qdmax = max_abs(qd);
   out.push_back(make_check("loops.K_g_equals_k",
-                           ratio<T>(max_abs(VecX<T>(lc.K * m3.ns.g - rhs)), T(kmax * max_abs(m3.ns.g) + max_abs(rhs))),
-                           tolerance<T>(k), "max|K g - k| / (max|K| max|g| + max|k|)"));
+                           ratio<T>(max_abs(VecX<T>(lc.K * m3.ns.g - rhs)),
+                                    T(kmax * max_abs(m3.ns.g) + max_abs(rhs) + kmax * qdmax * qdmax)),
+                           tolerance<T>(k), "max|K g - k| / (max|K| max|g| + max|k| + max|K| max|q̇|²)"));
   // GᵀHG's eigenvalues, ascending: its definiteness here, its condition for methods_agree below.
   // (Eigen's solver refuses an empty matrix: mobility 0 leaves GᵀHG 0 x 0.)
   const VecX<T> ev = m3.GtHG.size() == 0 ? VecX<T>()

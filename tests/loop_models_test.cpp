@@ -4,9 +4,11 @@
 //    closed by 1-3 random loop joints of random types between random bodies. The loops are closed
 //    by construction at a random q: X_P is random, and X_S = X_J(q_J) X_P ^pX_0 (^sX_0)⁻¹ for a
 //    random loop-joint position q_J, computed in the working precision, so sXp = X_J exactly up to
-//    rounding (δ ~ ε). q̇ is projected onto null(K) (assemble()). Cases whose K is rank deficient
-//    or badly conditioned are discarded (a random closure that is not generically mobile has an
-//    inconsistent k: that is a property of the mechanism, tested on the bundled models instead).
+//    rounding (δ ~ ε). q̇ is projected onto null(K) (assemble()). Cases whose random loops give a
+//    rank-deficient or badly conditioned K are discarded (a random closure that is not generically
+//    mobile has an inconsistent k: that is a property of the mechanism, tested on the bundled
+//    models instead); in half the cases (even loop seed) the first loop joint is then repeated in
+//    a turned joint frame, so rank K < n^c with k consistent, and every check must still pass.
 //    Besides every check of checks/loop_checks.hpp, two identities with independent routes:
 //      (a) d/dt δ(q ⊕ t q̇) = K q̇ at t = 0 for any q̇ (δ from transforms, table 8.1; K from
 //          motion subspaces and ε, table 8.4): catches a wrong ε or S in K;
@@ -86,7 +88,7 @@ struct LoopInstance {
 // Closes `nl` random loops on the tree at q (see the file comment). Loop types: every jcalc type
 // but free (which imposes nothing).
 template <class T>
-void close_random_loops(Model<T>& m, const VecX<T>& q, int nl, std::uint64_t seed) {
+void close_random_loops(Model<T>& m, const VecX<T>& q, int nl, std::uint64_t seed, bool redundant = false) {
   std::mt19937_64 g(seed);
   auto U = [&](double a, double b) { return T(std::uniform_real_distribution<double>(a, b)(g)); };
   const TreeKinematics<T> kin = kinematics<T>(m, q, VecX<T>::Zero(m.nv));
@@ -131,6 +133,23 @@ void close_random_loops(Model<T>& m, const VecX<T>& q, int nl, std::uint64_t see
     m.nc += lj.nc;
     m.loops.push_back(lj);
   }
+  // Redundant constraints: the first loop joint again, its joint frame turned by a random
+  // rotation E on both sides (X_P' = rot(E) X_P, X_S' = rot(E) X_S, axis' = E axis): the same
+  // constraint in another basis, so K gains rows that are combinations of the first loop's,
+  // rank K < n^c, and k stays consistent.
+  if (redundant && !m.loops.empty()) {
+    LoopJoint<T> lj = m.loops[0];
+    Vec3<T> ax(U(-1, 1), U(-1, 1), U(-1, 1));
+    const Mat3<T> E = axis_angle<T>(Vec3<T>(ax / ax.norm()), U(-3, 3));
+    lj.name += "_again";
+    lj.XP = Xform<T>::rot(E) * lj.XP;
+    lj.XS = Xform<T>::rot(E) * lj.XS;
+    lj.joint.axis = E * lj.joint.axis;
+    lj.joint.u = E * lj.joint.u;
+    lj.row = m.nc;
+    m.nc += lj.nc;
+    m.loops.push_back(lj);
+  }
 }
 
 // nullopt when the case is discarded (K rank deficient or badly conditioned at double).
@@ -152,7 +171,7 @@ std::optional<LoopInstance<T>> make_loop_instance(const LoopCase& c) {
   LoopInstance<T> in;
   in.model = build_model<T>(d);
   in.q = exact_vec<T>(s.q);
-  close_random_loops<T>(in.model, in.q, c.loops, c.loop_seed);
+  close_random_loops<T>(in.model, in.q, c.loops, c.loop_seed, c.loop_seed % 2 == 0);
   in.qd_raw = exact_vec<T>(s.qd);
   in.qd = assemble<T>(in.model, in.q, in.qd_raw).qd;
   in.tau = exact_vec<T>(s.tau);
@@ -171,6 +190,12 @@ void loop_property(const LoopCase& c) {
   RC_PRE(in.has_value());
   const Model<T>& m = in->model;
   const bool is_double = std::is_same<T, double>::value;
+  const bool redundant = c.loop_seed % 2 == 0;
+  RC_CLASSIFY(redundant, "redundant (rank K < n^c)");
+  if (redundant) {
+    const NullSpaceSolution<T> ns = null_space_solution<T>(loop_constraints<T>(m, in->q, in->qd).K, VecX<T>::Zero(m.nc));
+    RC_ASSERT(ns.rank < m.nc);
+  }
   // Every loop check of the library.
   for (const CheckResult& r : check_loops<T>(m, in->q, in->qd, in->tau)) {
     if (!r.passed)
