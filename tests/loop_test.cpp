@@ -484,6 +484,73 @@ TYPED_TEST(Loops, PositionErrorOfEveryJointType) {
   }
 }
 
+// Table 8.1's route: δ read off the entries of X = ˢX_p (1-based, 6 x 6 Plücker), for joints on z
+// (plane normal z and in-plane x for planar), derived as example 8.1 derives the cylindrical row.
+// With X = X_err X_J, X_err = rot(E_err) xlt(r_err) ≈ 1 - d×, d = [ω; v]:
+//   columns X_J leaves fixed give (1 - d×) e_k: column 3 (angular z) for every type but planar and
+//   spherical gives ω₁ = X₂₃, ω₂ = -X₁₃ and, when X_J moves nothing along z, v₁ = X₅₃, v₂ = -X₄₃;
+//   X_J = 1 (fixed) adds ω₃ = X₁₂, v₃ = X₄₂;
+//   with E = X(1:3,1:3), X(4:6,1:3) = -E r× for X = rot(E) xlt(r), so r_z = -Σⱼ Xⱼ₂ X₃₊ⱼ,₁ and
+//   E r = vee(-X(4:6,1:3) Eᵀ): a joint without translation (revolute, spherical) has v = E r to
+//   first order; a helical joint's δ₅ = (v₃ - h ω₃)/√(1+h²) = (r_z - h φ)/√(1+h²), φ =
+//   atan2(X₁₂, X₁₁) the total turn; a planar joint's normal offset v₃ = r_z.
+// So (the rows of the table, in T's order of docs/loops.md):
+//   revolute     (X₂₃, -X₁₃, X₅₃, -X₄₃, (E r)_z)        prismatic  (X₂₃, -X₁₃, X₁₂, X₅₃, -X₄₃)
+//   helical      (X₂₃, -X₁₃, X₅₃, -X₄₃, (r_z - hφ)/√(1+h²))   cylindrical (X₂₃, -X₁₃, X₅₃, -X₄₃)
+//   planar       (X₂₃, -X₁₃, r_z)                          spherical  E r
+//   fixed        (X₂₃, -X₁₃, X₁₂, X₅₃, -X₄₃, X₄₂)
+// loop_jcalc decomposes X into X_err X_J by the nearest joint transform instead; the two agree to
+// |d|² at random joint positions and displacements. Planted: loop_jcalc's linear part of d turned
+// into the predecessor's axes (E_Jᵀ E_err r_err) fails the joints that turn.
+TYPED_TEST(Loops, PositionErrorByTable81Formulas) {
+  using T = TypeParam;
+  using std::atan2;
+  const T eps = std::is_same<T, double>::value ? dec<T>("1e-6") : dec<T>("1e-12");
+  const T h = dec<T>("0.13");
+  for (JointType type : {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical,
+                         JointType::Planar, JointType::Spherical, JointType::Fixed}) {
+    SCOPED_TRACE(joint_type_name(type));
+    Joint<T> jt;
+    jt.type = type;
+    jt.pitch = h;
+    const int nq = joint_nq(type);
+    std::vector<T> qj(nq), qdj(6, T(0));
+    const char* vals[4] = {"0.7", "-0.45", "1.9", "0.3"};
+    for (int i = 0; i < nq; ++i) qj[i] = dec<T>(vals[i]);
+    if (type == JointType::Spherical) {
+      const T n = sqrt(qj[0] * qj[0] + qj[1] * qj[1] + qj[2] * qj[2] + qj[3] * qj[3]);
+      for (int i = 0; i < 4; ++i) qj[i] /= n;
+    }
+    const Xform<T> XJ = jcalc<T>(jt, qj.data(), qdj.data()).XJ;
+    const Vec3<T> w(T(-2) * eps, T(5) * eps, T(3) * eps), v(T(6) * eps, T(-3) * eps, T(4) * eps);
+    const Mat3<T> Rw = axis_angle<T>(Vec3<T>(w / w.norm()), w.norm());
+    const Xform<T> Xsp = Xform<T>(Mat3<T>(Rw.transpose()), v) * XJ;
+    const Mat6<T> X = Xsp.matrix();
+    auto x = [&](int i, int j) { return T(X(i - 1, j - 1)); };  // the book's 1-based entries
+    const Mat3<T> E = X.topLeftCorner(3, 3), LL = X.bottomLeftCorner(3, 3);
+    const Mat3<T> Er = -LL * E.transpose();                    // (E r)×
+    const Vec3<T> er(Er(2, 1), Er(0, 2), Er(1, 0));
+    T rz(0);
+    for (int j = 1; j <= 3; ++j) rz -= x(j, 2) * x(3 + j, 1);
+    VecX<T> table;
+    switch (type) {
+      case JointType::Revolute: table = (VecX<T>(5) << x(2, 3), T(-x(1, 3)), x(5, 3), T(-x(4, 3)), er(2)).finished(); break;
+      case JointType::Prismatic: table = (VecX<T>(5) << x(2, 3), T(-x(1, 3)), x(1, 2), x(5, 3), T(-x(4, 3))).finished(); break;
+      case JointType::Helical:
+        table = (VecX<T>(5) << x(2, 3), T(-x(1, 3)), x(5, 3), T(-x(4, 3)), T((rz - h * atan2(x(1, 2), x(1, 1))) / sqrt(T(1) + h * h))).finished();
+        break;
+      case JointType::Cylindrical: table = (VecX<T>(4) << x(2, 3), T(-x(1, 3)), x(5, 3), T(-x(4, 3))).finished(); break;
+      case JointType::Planar: table = (VecX<T>(3) << x(2, 3), T(-x(1, 3)), rz).finished(); break;
+      case JointType::Spherical: table = er; break;
+      default: table = (VecX<T>(6) << x(2, 3), T(-x(1, 3)), x(1, 2), x(5, 3), T(-x(4, 3)), x(4, 2)).finished(); break;
+    }
+    const LoopJcalc<T> lc = loop_jcalc<T>(jt, Xsp);
+    ASSERT_EQ(lc.delta.size(), table.size());
+    EXPECT_GT(max_abs(table), 1e-3 * static_cast<double>(eps));  // a displacement the row sees
+    EXPECT_LE(max_abs(VecX<T>(lc.delta - table)), 1e3 * static_cast<double>(eps * eps)) << lc.delta.transpose() << "\n vs " << table.transpose();
+  }
+}
+
 // §8.8 with a user's choice of independent coordinates: any crank angle determines the others,
 // and the solution is the same; choosing the coupler angle and crank1 together (2 > mobility 1)
 // is refused with a reason.
