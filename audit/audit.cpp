@@ -15,8 +15,9 @@ int run_audit(const AuditOptions& o) {
   const AuditJudgement judgement = judge_baseline(plan, results);
   const std::string summary = audit_summary(plan, results, judgement);
   write_audit(o, plan, results, judgement);
-  std::cout << summary << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml, " << o.out
-            << "/report.html and per-run files under " << o.out << "/\n";
+  // With the baseline written to standard output the human summary goes to standard error.
+  (o.write_baseline == "-" ? std::cerr : std::cout) << summary << "wrote " << o.out << "/audit.json, " << o.out << "/junit.xml, " << o.out
+                                                    << "/report.html and per-run files under " << o.out << "/\n";
   return (plan.baseline ? !judgement.regressed : results.all_ok) ? 0 : 1;
 }
 

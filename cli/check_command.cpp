@@ -60,11 +60,13 @@ int run_check(const CheckOptions& o) {
   for (const SampleCheck& c : r.checks) r.passed = r.passed && c.result.passed;
 
   if (!o.report.empty()) write_file_atomic(o.report, report_to_json(r).dump(2) + "\n");
-  std::cout << "rbdref check: " << e.engine << " " << e.engine_version << " (" << e.scalar << ") on " << e.model_name << ", "
-            << e.samples.size() << " samples\n"
-            << checks_summary(r.checks);
-  for (const std::string& n : r.notes) std::cout << "note: " << n << "\n";
-  std::cout << (r.passed ? "PASSED" : "FAILED") << "\n";
+  // With the report on standard output the human summary goes to standard error.
+  std::ostream& say = o.report == "-" ? std::cerr : std::cout;
+  say << "rbdref check: " << e.engine << " " << e.engine_version << " (" << e.scalar << ") on " << e.model_name << ", "
+      << e.samples.size() << " samples\n"
+      << checks_summary(r.checks);
+  for (const std::string& n : r.notes) say << "note: " << n << "\n";
+  say << (r.passed ? "PASSED" : "FAILED") << "\n";
   return r.passed ? 0 : 1;
 }
 

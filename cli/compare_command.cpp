@@ -40,7 +40,10 @@ int run_compare(const CompareOptions& o) {
   // (never a file deleted that was not finished being replaced).
   write_file_atomic(o.report, json_text);
   if (!o.junit.empty()) write_file_atomic(o.junit, xml_text);
-  std::cout << report_summary(r) << "wrote " << o.report << (o.junit.empty() ? "" : " and " + o.junit) << "\n";
+  // With an output on standard output the human summary goes to standard error.
+  std::ostream& say = o.report == "-" || o.junit == "-" ? std::cerr : std::cout;
+  say << report_summary(r) << "wrote " << (o.report == "-" ? "the report to standard output" : o.report)
+      << (o.junit.empty() ? "" : " and " + (o.junit == "-" ? std::string("JUnit to standard output") : o.junit)) << "\n";
   return r.passed ? 0 : 1;
 }
 

@@ -21,7 +21,7 @@ Run add_html(CLI::App& app) {
     const std::string html = audit_html(doc, *audit);
     check_distinct_paths({*audit}, {{"--out", *out}});
     write_file_atomic(*out, html);
-    std::cout << "wrote " << *out << "\n";
+    if (*out != "-") std::cout << "wrote " << *out << "\n";
     return 0;
   };
 }

@@ -1,5 +1,6 @@
 // rbdref: reference values for rigid-body dynamics, with the digits that are certified.
 // Exit status: 0 ok, 1 discrepancies found, 2 bad input (message names file, field, expectation).
+#include "io/files.hpp"
 #include "cli/commands.hpp"
 #include "io/io_util.hpp"
 #include "reference/numeric/mpfr_block_cache.hpp"
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <csignal>
 #include <string>
 #include <utility>
 #include <vector>
@@ -93,6 +95,9 @@ void keep_freed_memory() {
 
 int main(int argc, char** argv) {
   keep_freed_memory();  // before any thread starts
+  // A reader that goes away (| head) makes writes fail with EPIPE, reported as exit 2, instead
+  // of killing the process with a signal.
+  std::signal(SIGPIPE, SIG_IGN);
   rbd::install_mpfr_block_cache();  // MPFR's temporaries without a malloc each (reference/numeric/mpfr_block_cache.hpp)
   CLI::App app{"rbdref: reference values for rigid-body dynamics engines, with certified digits"};
   app.require_subcommand(1);
@@ -127,7 +132,11 @@ int main(int argc, char** argv) {
   }
   try {
     for (const auto& [name, run] : commands)
-      if (app.got_subcommand(name)) return run();
+      if (app.got_subcommand(name)) {
+        const int status = run();
+        rbd::flush_stdout_or_throw();  // an output lost on standard output is not a success
+        return status;
+      }
   } catch (const rbd::InputError& e) {
     std::cerr << "rbdref: error: " << e.what() << "\n";
     return 2;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <sys/stat.h>
@@ -35,6 +36,7 @@ std::string read_text_file(const std::string& path) {
 
 void check_output_path(const std::string& path) {
   if (path.empty()) throw InputError(path, "", "expected an output file name");
+  if (path == "-") return;  // standard output
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode))
@@ -59,7 +61,35 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   write_file_atomic(path, [&content](std::ostream& out) { out << content; });
 }
 
+void flush_stdout_or_throw() {
+  errno = 0;
+  std::cout.flush();
+  const int e_cout = errno;
+  errno = 0;
+  const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (lost) {
+    const int e = errno ? errno : e_cout;
+    std::cout.clear();
+    std::clearerr(stdout);
+    throw InputError("standard output", "", std::string("write failed, the output is lost (") +
+                                                (e ? std::strerror(e) : "closed or not writable") + ")");
+  }
+}
+
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write, bool gzip) {
+  if (path == "-") {
+    if (gzip) {
+      io_detail::GzipStreambuf buf(std::cout, GzipLayout{});
+      std::ostream zout(&buf);
+      write(zout);
+      if (!zout) throw InputError("standard output", "", "write error (while compressing)");
+      buf.finish();
+    } else {
+      write(std::cout);
+    }
+    flush_stdout_or_throw();
+    return;
+  }
   check_output_path(path);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   struct stat old;
@@ -113,8 +143,15 @@ void check_distinct_paths(const std::vector<std::string>& inputs, const std::vec
   std::map<std::string, std::string> seen;  // canonical path -> option that named it
   for (const std::string& in : inputs)
     if (!in.empty()) seen.emplace(canonical_path(in), "an input");
+  std::string stdout_option;
   for (const auto& [option, path] : outputs) {
-    if (path.empty() || path == "-") continue;
+    if (path == "-") {
+      if (!stdout_option.empty())
+        throw InputError(option, "", "'-' (standard output) is also " + stdout_option + "'s; only one output can go there");
+      stdout_option = option;
+      continue;
+    }
+    if (path.empty()) continue;
     const std::string c = canonical_path(path);
     auto it = seen.find(c);
     if (it != seen.end())

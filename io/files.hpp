@@ -24,8 +24,15 @@ void write_file_atomic(const std::string& path, const std::string& content);
 // exception from `write`, or a write error, leaves no file behind and the old one untouched. With
 // `gzip` the stream is gzip-compressed on its way to the file.
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write, bool gzip = false);
-// The checks of write_file_atomic alone, for commands to run on every output before writing any.
+// `path` "-" is standard output, for every output: the document is written to it whole and
+// flushed, and a failed or short write (a full disk, a closed descriptor, a reader gone: SIGPIPE is
+// ignored) is InputError naming "standard output".
+// The checks of write_file_atomic alone, for commands to run on every output before writing any
+// ("-" passes).
 void check_output_path(const std::string& path);
+
+// Flushes standard output; InputError("standard output", …) when anything written to it was lost.
+void flush_stdout_or_throw();
 
 // mkdir -p: creates path and its missing parents; InputError naming path when a part is not a
 // folder or cannot be made.
@@ -34,8 +41,8 @@ void make_dir(const std::string& path);
 bool file_exists(const std::string& path);
 
 // Refuses (InputError naming the option) an output path that is one of the inputs or another
-// output, compared after resolving links and relative paths. outputs: (option, path); "-" and ""
-// are skipped.
+// output, compared after resolving links and relative paths. outputs: (option, path); "" is
+// skipped, and at most one output may be "-" (standard output).
 void check_distinct_paths(const std::vector<std::string>& inputs, const std::vector<std::pair<std::string, std::string>>& outputs);
 
 }  // namespace rbd

@@ -38,7 +38,12 @@ inline std::string slurp(const std::string& path) {
 
 // `rbdref ARGS...`; stdout and stderr go to capture_dir/stdout.txt and stderr.txt; the command
 // runs in `cwd` when one is given (the caller's working directory otherwise).
-inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "") {
+// Where the command's standard output goes: captured, /dev/full (every write fails with ENOSPC),
+// or a closed descriptor (EBADF).
+enum class StdoutTo { Capture, DevFull, Closed };
+
+inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
+                         StdoutTo to = StdoutTo::Capture) {
   const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
   std::vector<std::string> argv_s{::rbd::test::kRbdrefCli};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
@@ -52,7 +57,15 @@ inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string
     const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fo < 0 || fe < 0) ::_exit(127);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
-    ::dup2(fo, 1);
+    if (to == StdoutTo::DevFull) {
+      const int full = ::open("/dev/full", O_WRONLY);
+      if (full < 0) ::_exit(127);
+      ::dup2(full, 1);
+    } else if (to == StdoutTo::Closed) {
+      ::close(1);
+    } else {
+      ::dup2(fo, 1);
+    }
     ::dup2(fe, 2);
     ::execv(argv[0], argv.data());
     ::_exit(127);

@@ -61,6 +61,58 @@ TEST_F(Cli, EvalCertifiesFiftyDigitsOnTheBundledModel) {
   for (const auto& c : doc["checks"]) EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
 }
 
+// Standard output that fails is not a success: eval, convert, fixture and assemble with `--out -`
+// to /dev/full (ENOSPC) and to a closed descriptor (EBADF) exit 2 with a message naming standard
+// output. Planted: main's final flush check removed makes eval and convert exit 0.
+TEST_F(Cli, StandardOutputThatFailsIsExitTwo) {
+  const std::string state = write("state.json", kPendulumState);
+  const std::string model = src("fixtures/models/double_pendulum.urdf");
+  const std::vector<std::string> lines = {
+      "eval " + model + " --state " + state + " --out -",
+      "convert " + model + " --out -",
+      "fixture " + model + " --samples 1 --out -",
+      "assemble " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " + src("fixtures/models/loops/slider_crank.loops.json") +
+          " --state " + src("fixtures/models/loops/slider_crank.start.json") + " --out - --precision double",
+  };
+  for (const std::string& line : lines)
+    for (const StdoutTo to : {StdoutTo::DevFull, StdoutTo::Closed}) {
+      SCOPED_TRACE(line + (to == StdoutTo::DevFull ? " > /dev/full" : " >&-"));
+      const CliRun r = run_rbdref(words(line), dir_.string(), "", to);
+      EXPECT_EQ(r.status, 2) << r.describe() << "\n" << r.err;
+      EXPECT_NE(r.err.find("standard output"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("lost"), std::string::npos) << r.err;
+    }
+}
+
+// `-` is standard output for every output option: the fixture, the upgraded fixture and compare's
+// report arrive on standard output whole (the human summary moves to standard error), no file
+// named `-` is made, and two outputs cannot both be `-`. Planted: write_file_atomic without its
+// "-" branch makes a file named "-" and fails here.
+TEST_F(Cli, DashIsStandardOutputForEveryOutput) {
+  const std::string model = src("fixtures/models/double_pendulum.urdf");
+  CliRun r = run("fixture " + model + " --samples 2 --out -", dir_.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json fx = nlohmann::json::parse(r.out);
+  EXPECT_EQ(fx["format"], "rbdref.fixture");
+  EXPECT_FALSE(fs::exists(path("-")));
+  const std::string fixture = write("fx.json", r.out);
+  r = run("upgrade " + fixture + " --out -", dir_.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["format"], "rbdref.fixture");
+  EXPECT_FALSE(fs::exists(path("-")));
+  // A MuJoCo output for the golden fixture: the report on stdout, the summary on stderr.
+  const std::string golden = src("fixtures/golden/double_pendulum.fixture.json");
+  const std::string engine = src("fuzz/corpus/engine_output/mujoco_double_pendulum_2.engine.json");
+  r = run("compare " + golden + " " + engine + " --report -", dir_.string());
+  EXPECT_TRUE(r.status == 0 || r.status == 1) << r.describe() << "\n" << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(r.out).is_object()) << r.out.substr(0, 200);
+  EXPECT_NE(r.err.find("standard output"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("-")));
+  r = run("compare " + golden + " " + engine + " --report - --junit -", dir_.string());
+  EXPECT_EQ(r.status, 2) << r.describe();
+  EXPECT_NE(r.err.find("only one output"), std::string::npos) << r.err;
+}
+
 // The state's 0.3 is the decimal 0.3, not its double: evaluated at 50 digits the H entry
 // m2 l1 lc2 cos(q2) + ... changes in the 17th digit between "-0.7" and -0.7 (a JSON number).
 TEST_F(Cli, DecimalStringsAreReadAtWorkingPrecision) {
