@@ -19,6 +19,18 @@
 
 namespace rbd {
 
+std::size_t max_input_bytes() {
+  constexpr std::size_t kDefault = std::size_t(1) << 30;  // 1 GiB
+  const char* env = std::getenv("RBDREF_MAX_INPUT_BYTES");
+  if (!env || !*env) return kDefault;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  if (errno != 0 || *end != '\0' || env[0] == '-' || v == 0)
+    throw InputError("RBDREF_MAX_INPUT_BYTES", "", "expected a positive number of bytes, got '" + std::string(env) + "'");
+  return static_cast<std::size_t>(v);
+}
+
 std::string read_text_file(const std::string& path) {
   // Input file names are written into the JSON outputs (eval's model.file, a fixture's source).
   if (first_invalid_utf8(path) != std::string::npos)
@@ -26,12 +38,28 @@ std::string read_text_file(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) throw InputError(path, "", "cannot open the file for reading (" + std::string(std::strerror(errno)) + ")");
   if (S_ISDIR(st.st_mode)) throw InputError(path, "", "expected a file, got a folder");
+  // A FIFO would block until a writer comes, a device (/dev/zero) never ends: inputs are regular
+  // files, refused at once otherwise.
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path, "", std::string("expected a regular file, got ") +
+                                   (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device"));
+  const std::size_t limit = max_input_bytes();
+  if (static_cast<unsigned long long>(st.st_size) > limit)
+    throw InputError(path, "", "the file has " + std::to_string(st.st_size) + " bytes, more than the input limit of " +
+                                   std::to_string(limit) + " (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the file for reading");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Bounded by the limit as it is read too (a file that grows while it is read).
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit)
+      throw InputError(path, "", "more than the input limit of " + std::to_string(limit) +
+                                     " bytes (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
+  }
   if (in.bad()) throw InputError(path, "", "read error");
-  return ss.str();
+  return text;
 }
 
 void check_output_path(const std::string& path) {

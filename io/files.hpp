@@ -4,6 +4,7 @@
 
 #include "io/input_error.hpp"
 
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -12,8 +13,13 @@
 
 namespace rbd {
 
-// Reads a whole text file; InputError if it cannot be read, or if its name is not UTF-8.
+// Reads a whole text file; InputError if it cannot be read, if its name is not UTF-8, if it is not
+// a regular file (a FIFO, device or socket is refused at once), or if it is larger than
+// max_input_bytes().
 std::string read_text_file(const std::string& path);
+// The bound on any input document, as read and after gzip decompression: 1 GiB, or the
+// environment's RBDREF_MAX_INPUT_BYTES (a positive integer; anything else is InputError).
+std::size_t max_input_bytes();
 
 // Writes `content` to `path` atomically: a temporary file in the same folder, then rename.
 // Throws InputError on failure, leaving no partial file behind and the old file untouched.

@@ -1,6 +1,7 @@
 // gzip: the block-parallel writer GzipStreambuf (gzip_streambuf.hpp), gzip_compress, is_gzip and
 // gunzip (gzip.hpp).
 #include "io/gzip.hpp"
+#include "io/files.hpp"
 
 #include "io/gzip_streambuf.hpp"
 
@@ -141,7 +142,7 @@ bool is_gzip(const std::string& data) {
 }
 
 std::string gunzip(const std::string& data, const std::string& path) {
-  constexpr size_t kLimit = size_t(8) << 30;  // 8 GiB of text: beyond any fixture; a bomb is refused
+  const size_t kLimit = max_input_bytes();  // a bomb is refused as it inflates, not after
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw InputError(path, "", "cannot start gzip decompression (zlib)");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
@@ -157,7 +158,8 @@ std::string gunzip(const std::string& data, const std::string& path) {
     out.append(buf, sizeof buf - z.avail_out);
     if (out.size() > kLimit) {
       inflateEnd(&z);
-      throw InputError(path, "", "gzip content larger than 8 GiB: refused");
+      throw InputError(path, "", "gzip content larger than the input limit of " + std::to_string(kLimit) +
+                                     " bytes: refused (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
     }
     if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // input ended before the stream did
   }

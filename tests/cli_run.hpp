@@ -42,8 +42,10 @@ inline std::string slurp(const std::string& path) {
 // or a closed descriptor (EBADF).
 enum class StdoutTo { Capture, DevFull, Closed };
 
+// timeout_s > 0: the command is killed by SIGALRM after that many seconds (a hang becomes a signal
+// the test reports, not a suite that never ends).
 inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
-                         StdoutTo to = StdoutTo::Capture) {
+                         StdoutTo to = StdoutTo::Capture, unsigned timeout_s = 0) {
   const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
   std::vector<std::string> argv_s{::rbd::test::kRbdrefCli};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
@@ -67,6 +69,7 @@ inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string
       ::dup2(fo, 1);
     }
     ::dup2(fe, 2);
+    if (timeout_s > 0) ::alarm(timeout_s);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

@@ -8,6 +8,9 @@
 #include "tests/cli_run.hpp"
 
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -111,6 +114,49 @@ TEST_F(Cli, DashIsStandardOutputForEveryOutput) {
   r = run("compare " + golden + " " + engine + " --report - --junit -", dir_.string());
   EXPECT_EQ(r.status, 2) << r.describe();
   EXPECT_NE(r.err.find("only one output"), std::string::npos) << r.err;
+}
+
+// Inputs are regular files, read within a bound (issue 32 items 2 and 3): a FIFO with no writer
+// and /dev/zero as the model, the state or a fixture are refused at once with exit 2 naming the
+// file ("regular file"); a gzip fixture that inflates past RBDREF_MAX_INPUT_BYTES, and a plain
+// file larger than it, are refused naming the limit. Each run is killed after 60 s, so a hang
+// fails instead of stalling the suite. Planted: the regular-file test removed hangs (SIGALRM) on
+// the FIFO and reads /dev/zero until the limit.
+TEST_F(Cli, SpecialFilesAndOversizedInputsAreRefused) {
+  const std::string model = src("fixtures/models/double_pendulum.urdf");
+  const std::string state = write("state.json", kPendulumState);
+  const std::string fifo = path("p.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  for (const std::string& special : {fifo, std::string("/dev/zero")}) {
+    for (const std::string& line : {"eval " + special + " --state " + state, "eval " + model + " --state " + special,
+                                    "upgrade " + special + " --out " + path("u.json")}) {
+      SCOPED_TRACE(line);
+      const CliRun r = run_rbdref(words(line), dir_.string(), "", StdoutTo::Capture, 60);
+      EXPECT_EQ(r.status, 2) << r.describe() << "\n" << r.err;
+      EXPECT_NE(r.err.find(special), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("regular file"), std::string::npos) << r.err;
+    }
+  }
+  // The bound, lowered: the golden fixture (gzip or not) is larger than 1000 bytes.
+  ASSERT_EQ(::setenv("RBDREF_MAX_INPUT_BYTES", "1000", 1), 0);
+  const std::string fixture = src("fixtures/golden/double_pendulum.fixture.json");
+  CliRun r = run("upgrade " + fixture + " --out " + path("u.json"));
+  EXPECT_EQ(r.status, 2) << r.describe();
+  EXPECT_NE(r.err.find("input limit of 1000"), std::string::npos) << r.err;
+  ASSERT_EQ(::setenv("RBDREF_MAX_INPUT_BYTES", "100000000", 1), 0);
+  r = run("fixture " + model + " --samples 3 --out " + path("f.json.gz"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::uintmax_t gz = fs::file_size(path("f.json.gz"));
+  ASSERT_EQ(::setenv("RBDREF_MAX_INPUT_BYTES", std::to_string(gz + 100).c_str(), 1), 0);  // the file fits, its text does not
+  r = run("upgrade " + path("f.json.gz") + " --out " + path("u.json"));
+  EXPECT_EQ(r.status, 2) << r.describe();
+  EXPECT_NE(r.err.find("gzip content larger than the input limit"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("u.json")));
+  ASSERT_EQ(::setenv("RBDREF_MAX_INPUT_BYTES", "-5", 1), 0);
+  r = run("upgrade " + fixture + " --out " + path("u.json"));
+  EXPECT_EQ(r.status, 2) << r.describe();
+  EXPECT_NE(r.err.find("RBDREF_MAX_INPUT_BYTES"), std::string::npos) << r.err;
+  ::unsetenv("RBDREF_MAX_INPUT_BYTES");
 }
 
 // The state's 0.3 is the decimal 0.3, not its double: evaluated at 50 digits the H entry
