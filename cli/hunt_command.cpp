@@ -42,6 +42,7 @@ struct HuntOptions {
   std::string engine, out = "hunt-out";
   double budget = 60;
   std::uint64_t seed = 1;
+  std::string seed_text = "1";  // as given: parsed by parse_seed (no silent wrap of -1 or 2^64)
   int max_findings = 3, samples = 3;
 };
 
@@ -293,10 +294,13 @@ Run add_hunt(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("hunt", "Differential fuzzing of one engine: random models and states, findings shrunk to a reproducer");
   sub->add_option("--engine", o->engine, "The engine adapter to hunt (rbdref engines lists them)")->required();
   sub->add_option("--budget", o->budget, "Wall-clock seconds for trials and shrinking (default 60)");
-  sub->add_option("--seed", o->seed, "Seed of the first trial (trial t uses seed + t; default 1)");
+  sub->add_option("--seed", o->seed_text, "Seed of the first trial: an integer 0..2^64-1 (trial t uses seed + t; default 1)");
   sub->add_option("--out", o->out, "Folder for the reproducers (default hunt-out)")->check(nonempty_output);
   sub->add_option("--max-findings", o->max_findings, "Stop after this many findings (default 3)");
-  return [o] { return run_hunt(*o); };
+  return [o] {
+    o->seed = parse_seed(o->seed_text, "--seed");
+    return run_hunt(*o);
+  };
 }
 
 }  // namespace rbd::cli
