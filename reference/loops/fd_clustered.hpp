@@ -86,16 +86,7 @@ LoopClusteredDynamics<T> loop_fd_clustered(const Model<T>& model, const MatX<T>&
   // Method 3. x: g_c per cluster, corrected to least squares on the cluster's rows.
   VecX<T> x = VecX<T>::Zero(n);
   for (const LoopCluster<T>& c : cn.clusters) {
-    VecX<T> xc = c.ns.g;
-    const MatX<T> Kc = sub(K, c.rows, c.dofs);
-    const int r = c.ns.rank;
-    if (r > 0) {
-      const VecX<T> resid = gather(rhs, c.rows) - Kc * xc;
-      MatX<T> Kd(Kc.rows(), r);
-      for (int t = 0; t < r; ++t) Kd.col(t) = Kc.col(c.ns.col_order[static_cast<size_t>(t)]);
-      const VecX<T> delta = Kd.colPivHouseholderQr().solve(resid);
-      for (int t = 0; t < r; ++t) xc(c.ns.col_order[static_cast<size_t>(t)]) += delta(t);
-    }
+    const VecX<T> xc = least_squares_particular<T>(sub(K, c.rows, c.dofs), gather(rhs, c.rows), c.ns);
     for (size_t b = 0; b < c.dofs.size(); ++b) x(c.dofs[b]) = xc(static_cast<Eigen::Index>(b));
   }
   out.GtHG = MatX<T>::Zero(m, m);

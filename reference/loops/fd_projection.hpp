@@ -22,8 +22,6 @@
 #include "reference/loops/gauss.hpp"
 #include "reference/tree/ltdl.hpp"
 
-#include <Eigen/QR>
-
 namespace rbd {
 
 template <class T>
@@ -65,20 +63,8 @@ LoopProjection<T> loop_fd_projection(const MatX<T>& H, const VecX<T>& tau_prime,
     out.fd.message = "GᵀHG is not positive-definite (LᵀDL failed at row " + std::to_string(f.failed_at) + ")";
     return out;
   }
-  // The particular solution: g solves the pivot rows of K x = k + k_stab. When the dropped rows
-  // disagree (a state off the closure, k inconsistent), x = g + Δ with Δ on the dependent
-  // coordinates minimizing |K Δ - (rhs - K g)| (K's columns there span range(K)): then
-  // K x = P rhs, P the orthogonal projector onto range(K), the least-squares constraint of
-  // methods 1 and 2. On a consistent state Δ is a refinement step of rounding size.
-  VecX<T> x = out.ns.g;
-  const int r = out.ns.rank;
-  if (r > 0) {
-    const VecX<T> resid = rhs - K * x;
-    MatX<T> Kd(K.rows(), r);
-    for (int t = 0; t < r; ++t) Kd.col(t) = K.col(out.ns.col_order[t]);
-    const VecX<T> delta = Kd.colPivHouseholderQr().solve(resid);
-    for (int t = 0; t < r; ++t) x(out.ns.col_order[t]) += delta(t);
-  }
+  // The particular solution of K x = P rhs (g alone satisfies only the pivot rows; gauss.hpp).
+  const VecX<T> x = least_squares_particular<T>(K, rhs, out.ns);
   out.particular = x;
   out.ydd = ltdl_solve<T>(f, VecX<T>(G.transpose() * (tau_prime - H * x)));
   out.fd.qdd = G * out.ydd + x;

@@ -30,6 +30,8 @@
 
 #include "reference/spatial/spatial.hpp"
 
+#include <Eigen/QR>
+
 #include <string>
 #include <vector>
 
@@ -54,6 +56,13 @@ struct NullSpaceSolution {
 // chosen: empty for complete pivoting; else the indices of x to keep independent.
 template <class T>
 NullSpaceSolution<T> null_space_solution(const MatX<T>& K, const VecX<T>& k, const std::vector<int>& chosen = {});
+
+// A particular solution x of the least-squares constraint K x = P k, P the orthogonal projector
+// onto range(K): ns.g (from null_space_solution(K, k)) satisfies only the pivot rows; x = g + Δ,
+// Δ on the dependent coordinates (col_order[0..r-1], whose columns of K span range(K)) minimizing
+// |K Δ - (k - K g)| by a column-pivoted QR. On consistent equations x = g to rounding.
+template <class T>
+VecX<T> least_squares_particular(const MatX<T>& K, const VecX<T>& k, const NullSpaceSolution<T>& ns);
 
 // ---- definition ----
 
@@ -196,8 +205,22 @@ NullSpaceSolution<T> null_space_solution(const MatX<T>& K, const VecX<T>& k, con
   return out;
 }
 
-#define RBDREF_LOOP_GAUSS_INSTANTIATE(EXT, T) \
-  EXT template NullSpaceSolution<T> null_space_solution<T>(const MatX<T>&, const VecX<T>&, const std::vector<int>&);
+template <class T>
+VecX<T> least_squares_particular(const MatX<T>& K, const VecX<T>& k, const NullSpaceSolution<T>& ns) {
+  VecX<T> x = ns.g;
+  const int r = ns.rank;
+  if (r == 0) return x;
+  const VecX<T> resid = k - K * x;
+  MatX<T> Kd(K.rows(), r);
+  for (int t = 0; t < r; ++t) Kd.col(t) = K.col(ns.col_order[static_cast<size_t>(t)]);
+  const VecX<T> delta = Kd.colPivHouseholderQr().solve(resid);
+  for (int t = 0; t < r; ++t) x(ns.col_order[static_cast<size_t>(t)]) += delta(t);
+  return x;
+}
+
+#define RBDREF_LOOP_GAUSS_INSTANTIATE(EXT, T)                                                                        \
+  EXT template NullSpaceSolution<T> null_space_solution<T>(const MatX<T>&, const VecX<T>&, const std::vector<int>&); \
+  EXT template VecX<T> least_squares_particular<T>(const MatX<T>&, const VecX<T>&, const NullSpaceSolution<T>&);
 RBDREF_EXTERN_FOR_EACH_SCALAR(RBDREF_LOOP_GAUSS_INSTANTIATE)
 
 }  // namespace rbd
