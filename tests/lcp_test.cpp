@@ -77,9 +77,7 @@ TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
   for (int c = 0; c < cases; ++c) {
     const int n = 1 + static_cast<int>(rnd(0, 6.999));
     const int k = 1 + static_cast<int>(rnd(0, n + 0.999));
-    MatX<T> A(k, n);
-    for (int i = 0; i < k; ++i)
-      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
+    MatX<T> A = rnd.mat<T>(k, n);
     const bool repeated = n > 1 && rnd() > 0.6;
     if (repeated) A.col(n - 1) = A.col(0) * T(rnd() > 0 ? 1 : -1);  // a repeated or opposed normal
     const MatX<T> M = A.transpose() * A;
@@ -145,9 +143,7 @@ TYPED_TEST(Lcp, DecisionsDoNotDependOnUnits) {
   for (int c = 0; c < cases; ++c) {
     const int n = 1 + static_cast<int>(rnd(0, 5.999));
     const int k = 1 + static_cast<int>(rnd(0, n + 0.999));
-    MatX<T> A(k, n);
-    for (int i = 0; i < k; ++i)
-      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
+    const MatX<T> A = rnd.mat<T>(k, n);
     const MatX<T> M = A.transpose() * A;
     VecX<T> d(n), x(n);
     for (int i = 0; i < n; ++i) d(i) = T(rnd()), x(i) = T(rnd(0, 1));

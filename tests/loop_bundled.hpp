@@ -6,6 +6,7 @@
 #include "io/model_io.hpp"
 #include "tests/test_paths.hpp"
 #include "io/state_io.hpp"
+#include "reference/tree/integrate.hpp"
 
 #include <string>
 
@@ -43,6 +44,15 @@ inline StateDesc bundled_state(const BundledLoop& b, const ModelDesc& desc, cons
 // The mechanism with its first loop joint's predecessor frame moved by 0.01 along each of its
 // body's axes: a planar loop then cannot close out of its plane, so K q̈ = k + k_stab is
 // inconsistent in the rows K leaves empty (a loop that is not planar keeps a consistent one).
+// The model's q moved off its closure manifold by a fixed displacement along the joints' flow:
+// 0.03, -0.06, 0.09, -0.03, … (integrate_q, so quaternions stay unit).
+template <class T>
+VecX<T> displaced_off_closure(const Model<T>& m, const VecX<T>& q) {
+  VecX<T> push(m.nv);
+  for (int i = 0; i < m.nv; ++i) push(i) = T(3 * (1 + i % 3) * (i % 2 ? -1 : 1)) / T(100);
+  return integrate_q<T>(m, q, push, T(1));
+}
+
 inline LoadedModel with_shifted_closure(LoadedModel lm) {
   for (Num& x : lm.desc.loop_joints.at(0).pred.origin.xyz)
     x = Num::decimal(to_decimal(bin100(x.as<bin100>() + from_decimal<bin100>("0.01")), 40));

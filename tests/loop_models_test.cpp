@@ -271,9 +271,7 @@ TYPED_TEST(BundledLoops, OffTheClosureTheThreeMethodsSolveOneLeastSquares) {
     const Model<T> m = build_model<T>(lm.desc);
     const StateDesc st = bundled_state(b, lm.desc);
     const VecX<T> qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
-    VecX<T> push(m.nv);  // off the closure: a fixed displacement along the joints' flow
-    for (int i = 0; i < m.nv; ++i) push(i) = T(3 * (1 + i % 3) * (i % 2 ? -1 : 1)) / T(100);
-    const VecX<T> q = integrate_q<T>(m, to_vec<T>(st.q), push, T(1));
+    const VecX<T> q = displaced_off_closure<T>(m, to_vec<T>(st.q));
     const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd, LoopFrame::Local, T(5), T(5));
     const VecX<T> rhs = lc.k + lc.k_stab;
     const MatX<T> H = crba<T>(m, q);

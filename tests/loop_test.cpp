@@ -171,13 +171,7 @@ TYPED_TEST(Loops, InconsistentConstraintsAreLeastSquaresInAllThreeMethods) {
   Rand rnd;
   for (int trial = 0; trial < 20; ++trial) {
     const int n = 4 + trial % 4, r = 1 + trial % 3, extra = 1 + trial % 2;
-    MatX<T> A(n, n), K1(r, n), W(extra, r);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) A(i, j) = T(rnd());
-    for (int i = 0; i < r; ++i)
-      for (int j = 0; j < n; ++j) K1(i, j) = T(rnd());
-    for (int i = 0; i < extra; ++i)
-      for (int j = 0; j < r; ++j) W(i, j) = T(rnd());
+    const MatX<T> A = rnd.mat<T>(n, n), K1 = rnd.mat<T>(r, n), W = rnd.mat<T>(extra, r);
     const MatX<T> H = A.transpose() * A + MatX<T>::Identity(n, n);
     MatX<T> K(r + extra, n);
     K.topRows(r) = K1;

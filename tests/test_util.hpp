@@ -69,6 +69,14 @@ struct Rand {
     for (int i = 0; i < 6; ++i) v(i) = T((*this)());
     return v;
   }
+  // A rows x cols matrix of draws from [-1, 1), filled row by row.
+  template <class T>
+  MatX<T> mat(int rows, int cols) {
+    MatX<T> A(rows, cols);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) A(i, j) = T((*this)());
+    return A;
+  }
   // A random rotation E (exactly orthogonal up to rounding in T) from an axis and angle.
   template <class T>
   Mat3<T> rotation() {
