@@ -21,6 +21,12 @@ struct DuplicateKey {
   std::string key;
 };
 
+// Raised on a string (a key or a value) holding U+0000: every name and file name rbdref reads is
+// used as a C string somewhere (a file opened, a name handed to an engine), where it would end early.
+struct NulInString {
+  std::string field;
+};
+
 }  // namespace
 
 // nlohmann's parser does not recurse, but dump() and copies of a value do, one frame per level:
@@ -83,6 +89,7 @@ json parse_json_text(const std::string& raw, const std::string& file) {
       case json::parse_event_t::key:
         if (!open.empty()) {
           open.back().key = parsed.get<std::string>();
+          if (open.back().key.find('\0') != std::string::npos) throw NulInString{path()};
           if (!open.back().keys.insert(open.back().key).second) throw DuplicateKey{path()};
         }
         break;
@@ -91,12 +98,19 @@ json parse_json_text(const std::string& raw, const std::string& file) {
         if (!open.empty()) open.pop_back();
         element_done();
         break;
-      case json::parse_event_t::value: element_done(); break;
+      case json::parse_event_t::value:
+        if (parsed.is_string() && parsed.get_ref<const std::string&>().find('\0') != std::string::npos) throw NulInString{path()};
+        element_done();
+        break;
     }
     return true;
   };
   try {
     return json::parse(bom ? raw.begin() + 3 : raw.begin(), raw.end(), cb);
+  } catch (const NulInString& n) {
+    std::string field;
+    for (char c : n.field) field += c == '\0' ? std::string("\\u0000") : std::string(1, c);
+    throw InputError(file, field, "expected a string without U+0000 (\\u0000 would end it early where it is used)");
   } catch (const DuplicateKey& d) {
     throw InputError(file, d.key, "key given twice in one object (expected each field once)");
   } catch (const json::parse_error& e) {

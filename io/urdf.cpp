@@ -5,6 +5,7 @@
 #include "io/model_io_impl.hpp"
 #include "io/numbers.hpp"
 #include "io/utf8.hpp"
+#include "io/xml_escape.hpp"
 #include "reference/tree/model.hpp"
 
 #include <tinyxml2.h>
@@ -122,11 +123,16 @@ struct UrdfJoint {
 }  // namespace
 
 ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const UrdfOptions& opt) {
+  check_xml_characters(xml_text, file);
   tinyxml2::XMLDocument doc;
   if (doc.Parse(xml_text.c_str(), xml_text.size()) != tinyxml2::XML_SUCCESS)
     throw InputError(file, "line " + std::to_string(doc.ErrorLineNum()), std::string("expected well-formed XML (") + doc.ErrorStr() + ")");
-  const XMLElement* robot = doc.FirstChildElement("robot");
-  if (!robot) throw InputError(file, "<robot>", "expected a <robot> root element");
+  const XMLElement* robot = doc.RootElement();
+  if (!robot || std::string(robot->Name()) != "robot") throw InputError(file, "<robot>", "expected a <robot> root element");
+  // tinyxml2 accepts elements after the root; XML has exactly one (a second <robot> would be ignored).
+  if (const XMLElement* more = robot->NextSiblingElement())
+    throw InputError(file, "line " + std::to_string(more->GetLineNum()),
+                     std::string("expected one root element, got <") + more->Name() + "> after </robot>");
   // Names are written into rbdref's JSON outputs, which must be UTF-8. The rest of the file is not
   // read (comments, mesh paths, simulator blocks): a Latin-1 comment is no reason to refuse a robot.
   auto utf8 = [&](const char* s, const XMLElement* e, const std::string& what) {

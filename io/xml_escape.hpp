@@ -7,6 +7,11 @@
 //   other C0 controls  as '?': XML 1.0 cannot represent them, not even as references
 //
 // Everything else (UTF-8 included) is copied as it is.
+//
+// check_xml_characters is the reading side, applied to an XML file before it is parsed: a NUL byte
+// (which ends a C string: the parser would see a shorter document) and a character reference to
+// a code point outside XML 1.0's Char production (&#0;, &#x1;, &#xD800;, &#x110000;: "not
+// well-formed", though tinyxml2 substitutes them) are refused with the line named.
 #pragma once
 
 #include <string>
@@ -14,5 +19,8 @@
 namespace rbd {
 
 std::string xml_escape(const std::string& s);
+
+// Throws InputError(file, "line N", ...) at the first NUL byte or illegal character reference.
+void check_xml_characters(const std::string& text, const std::string& file);
 
 }  // namespace rbd
