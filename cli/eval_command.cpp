@@ -27,14 +27,11 @@ int run_eval(const EvalOptions& o) {
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
+  check_model_memory(lm, *p, o.mo.max_memory);
   const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
   if (o.impact && layout.contacts.empty())
     throw InputError("--impact", "", "needs contacts (a contacts file with --contacts, or a version-2 model with contacts)");
-  if (layout.nc > 0 && !layout.contacts.empty())
-    throw InputError(o.mo.contacts.empty() ? o.model : o.mo.contacts, "contacts",
-                     "contacts on a closed-loop model are not supported yet (the contact LCP over the loop-constrained "
-                     "dynamics); give the contacts with a tree model");
   const std::vector<int> actuated = parse_actuated(o.actuated, layout);
   const CertifiedEvaluation r = evaluate_certified(lm, state, *p, actuated, o.impact, o.model);
   const EvalDocument d = eval_document(lm, state, o.state, o.mo.floating_base, r);
@@ -69,6 +66,7 @@ Run add_eval(CLI::App& app) {
   sub->add_flag("--impact", o->impact,
                 "With contacts: the impulsive step at the state's qd (RBDA §11.7): impulses, post-impact qd, energy change");
   o->mo.add_to(sub, true);
+  o->mo.add_max_memory(sub);
   return [o] { return run_eval(*o); };
 }
 

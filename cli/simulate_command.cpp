@@ -108,11 +108,9 @@ int run_simulate(const SimulateOptions& o) {
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("simulate", lm);
   const Model<double> layout = model_layout(lm.desc);
+  check_model_memory(lm, *p, o.mo.max_memory);
   if (lm.desc.contacts.empty())
     throw InputError(o.model, "contacts", "the model has no contacts: give them with --contacts CONTACTS.json (RBDA ch. 11)");
-  if (layout.nc > 0)
-    throw InputError(o.model, "loop_joints", "contacts on a model with loop joints are not supported (the contact LCP over "
-                                             "loop-constrained dynamics is not built)");
   for (const ContactDesc& c : lm.desc.contacts)
     if (c.damping)
       throw InputError(c.file.empty() ? o.model : c.file, c.where,
@@ -171,6 +169,7 @@ Run add_simulate(CLI::App& app) {
   sub->add_option("--out", o->out, "Write the trajectory here (atomically; '-': stdout)")->required()->check(nonempty_output);
   add_precision_option(sub, o->precision);
   o->mo.add_to(sub, true);
+  o->mo.add_max_memory(sub);
   return [o] { return run_simulate(*o); };
 }
 

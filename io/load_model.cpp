@@ -3,6 +3,7 @@
 #include "io/model_io.hpp"
 
 #include "io/files.hpp"
+#include "io/gzip.hpp"
 #include "io/json_read.hpp"
 #include "io/sha256.hpp"
 #include "reference/tree/model.hpp"
@@ -100,6 +101,8 @@ LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
   lm.file = path;
   lm.inertia = opt.inertia;
   std::string text = read_text_file(path);
+  // A gzip-compressed model (JSON or URDF) is read as its text, which the hash identifies.
+  if (is_gzip(text)) text = gunzip(text, path);
   lm.sha256 = sha256_hex(text);
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // UTF-8 byte-order mark
   if (text.compare(0, 2, "\xFF\xFE") == 0 || text.compare(0, 2, "\xFE\xFF") == 0)
@@ -126,6 +129,11 @@ LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
     std::vector<ContactDesc> more = read_contacts_file(opt.contacts_file, lm.desc);
     lm.desc.contacts.insert(lm.desc.contacts.end(), more.begin(), more.end());
   }
+  // Refused here, for every command alike (convert would otherwise write a model the others refuse).
+  if (!lm.desc.loop_joints.empty() && !lm.desc.contacts.empty())
+    throw InputError(lm.contacts_file.empty() ? path : lm.contacts_file, "contacts",
+                     "contacts on a model with loop joints are not supported (the contact LCP over the loop-constrained "
+                     "dynamics is not built); give the contacts with a tree model");
   // Physics checks (inertia, axes), reported against this file. In long double: its range
   // (1e±4932) holds numbers a model meant for extended precision may carry (1e400), and its 18
   // digits are more than the checks need.

@@ -697,13 +697,20 @@ TEST_F(Cli, EvalWithContactsGivesTheLcpSolutionCertified) {
     EXPECT_EQ(expect_checks_pass(doc, "soft."), 4);
   }
 
-  // Contacts on a closed-loop model: refused, naming the contacts file.
+  // Contacts on a closed-loop model: refused, naming the contacts file, by every command that
+  // loads the model (convert too: it would write a model the others refuse).
   const std::string cf = write("c.json", R"([{"link": "crank", "point": [0, 0, 0], "normal": [0, 0, 1]}])");
-  r = run("eval " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " + src("fixtures/models/loops/slider_crank.loops.json") +
-          " --contacts " + cf + " --state " + src("fixtures/models/loops/slider_crank.state.json"));
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("c.json"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("closed-loop"), std::string::npos) << r.err;
+  const std::string loops = " --loops " + src("fixtures/models/loops/slider_crank.loops.json") + " --contacts " + cf;
+  for (const std::string& cmd :
+       {"eval " + src("fixtures/models/loops/slider_crank.urdf") + loops + " --state " + src("fixtures/models/loops/slider_crank.state.json"),
+        "convert " + src("fixtures/models/loops/slider_crank.urdf") + loops + " --out " + path("v2.json"),
+        "fixture " + src("fixtures/models/loops/slider_crank.urdf") + loops + " --samples 1 --out " + path("v2.json")}) {
+    r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << r.err;
+    EXPECT_NE(r.err.find("c.json"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("contacts on a model with loop joints are not supported"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(path("v2.json"))) << cmd;
+  }
 }
 
 }  // namespace

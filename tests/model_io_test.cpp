@@ -111,6 +111,32 @@ TEST(ModelIo, AxisIsNormalizedKeepingDirection) {
   EXPECT_EQ(m.joint[2].axis(1), bin50(-1));
 }
 
+// An axis of any size a double holds normalizes to its direction, bit for bit the axis of ordinary
+// size: its length squared would underflow (1e-200, the smallest subnormal) or overflow (1e300)
+// in double, which used to make a "zero axis" (and a zero axis at 1e300, silently).
+template <class T>
+void expect_axis_of_any_size(const char* what) {
+  for (const char* axis : {"0 1e-200 0", "0 4.9e-324 0", "0 1e300 0", "0 -1e-200 0", "3e-200 4e-200 0", "3e300 4e300 0"}) {
+    std::string urdf = chain("revolute");
+    const std::string from = R"(<axis xyz="1 1 0"/>)";
+    urdf.replace(urdf.find(from), from.size(), std::string(R"(<axis xyz=")") + axis + "\"/>");
+    const Model<T> m = build_model<T>(read_urdf(urdf, "c.urdf"));
+    const std::string sign = axis[2] == '-' ? "-" : "";
+    const bool pythagorean = std::string(axis)[0] == '3';
+    const Vec3<T> expect = pythagorean ? Vec3<T>(T(3) / T(5), T(4) / T(5), T(0)) : Vec3<T>(T(0), T(sign.empty() ? 1 : -1), T(0));
+    for (int k = 0; k < 3; ++k) {
+      using std::abs;
+      EXPECT_LE(static_cast<double>(T(abs(T(m.joint[1].axis(k) - expect(k))))), static_cast<double>(std::numeric_limits<T>::epsilon()))
+          << what << " axis " << axis << " [" << k << "]";
+    }
+  }
+}
+
+TEST(ModelIo, AxisOfAnySizeIsItsDirection) {
+  expect_axis_of_any_size<double>("double");
+  expect_axis_of_any_size<bin50>("bin50");
+}
+
 // Canonical JSON: write then read gives the same description (numbers keep their text or their
 // exact double), and the same model at 50 digits.
 TEST(ModelIo, CanonicalJsonRoundTrips) {

@@ -5,6 +5,9 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
+#include <cmath>
+
 namespace rbd {
 
 namespace detail {
@@ -190,11 +193,21 @@ template <class T>
 Joint<T> make_joint(const JointDesc& jd, const std::string& axis_field, const std::string& plane_field) {
   Joint<T> jt;
   jt.type = jd.type;
-  const Vec3<T> a = vec3<T>(jd.axis);
-  const T an = a.norm();
   if (jt.type != JointType::Spherical && jt.type != JointType::Free && jt.type != JointType::Fixed) {
-    if (!(an > T(0))) throw ModelError(axis_field, "zero axis");
-    jt.axis = a / an;
+    // Scaled by the power of two 2^-e just above its largest component first, component by
+    // component (2^-e itself overflows for a subnormal axis): exact, so an axis of ordinary size
+    // normalizes to the same bits, and |a|² of a tiny (1e-200) or huge axis neither underflows nor
+    // overflows at T.
+    Vec3<T> a = vec3<T>(jd.axis);
+    using std::abs;
+    using std::frexp;
+    using std::ldexp;
+    const T amax = std::max({T(abs(a.x())), T(abs(a.y())), T(abs(a.z()))});
+    if (!(amax > T(0))) throw ModelError(axis_field, "zero axis");
+    int e = 0;
+    (void)frexp(amax, &e);
+    for (int k = 0; k < 3; ++k) a(k) = T(ldexp(a(k), -e));
+    jt.axis = a / a.norm();
   }
   if (jt.type == JointType::Helical) jt.pitch = jd.pitch.as<T>();
   if (jt.type == JointType::Planar) {
