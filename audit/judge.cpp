@@ -12,6 +12,7 @@ AuditJudgement judge_baseline(const AuditPlan& plan, AuditResults& results) {
   for (const AuditRun& ar : results.runs) {
     BaselineVerdict v = judge(baseline, ar);
     j.regressed = j.regressed || v.regressed();
+    j.found = j.found || v.found();
     // JUnit names a report by the model's own name, which for --model is not the run's name.
     if (ar.report) j.known.names[ar.report->engine + " × " + ar.report->model_name] = v.known_names;
     j.verdicts[ar.engine + " × " + ar.model] = std::move(v);
@@ -21,8 +22,10 @@ AuditJudgement judge_baseline(const AuditPlan& plan, AuditResults& results) {
     if (it == j.verdicts.end()) continue;
     const BaselineVerdict& v = it->second;
     run["baseline"] = {{"status", v.regressed() ? "regressed" : !v.known.empty() ? "known" : v.in_baseline ? "matches" : "not in baseline"},
-                       {"regressions", v.regressions}, {"known", v.known}, {"improvements", v.improvements}};
+                       {"regressions", v.regressions}, {"known", v.known}, {"improvements", v.improvements},
+                       {"findings", v.findings}};
     if (!v.reason.empty()) run["baseline"]["reason"] = v.reason;
+    if (!v.other_entry.empty()) run["baseline"]["other_entry"] = v.other_entry;
   }
   return j;
 }

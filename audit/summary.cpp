@@ -58,6 +58,7 @@ std::string audit_summary(const AuditPlan& plan, const AuditResults& results, co
       const auto it = judgement.verdicts.find(run["engine"].get<std::string>() + " × " + run["model"].get<std::string>());
       const BaselineVerdict v = it == judgement.verdicts.end() ? BaselineVerdict{} : it->second;
       if (v.regressed()) verdict = "REGRESSED";
+      else if (v.found()) verdict = "FAILED";
       else if (!r.passed) verdict = "known";
     }
     std::snprintf(line, sizeof line, "  %-8s %-6s  %s\n", echo.c_str(), failed_checks ? std::to_string(failed_checks).c_str() : "ok",
@@ -75,16 +76,20 @@ std::string audit_summary(const AuditPlan& plan, const AuditResults& results, co
              return e && !e->reason.empty() ? " [known: baseline: " + e->reason + "]" : " [known: baseline]";
            }() << "\n";
   if (baseline) {
-    size_t n_known = 0, n_reg = 0, n_imp = 0;
+    size_t n_known = 0, n_reg = 0, n_imp = 0, n_found = 0;
     std::ostringstream lines;
     for (const auto& [tag, v] : judgement.verdicts) {
       n_known += v.known.empty() ? 0 : 1;
       n_reg += v.regressed() ? 1 : 0;
+      n_found += v.found() ? 1 : 0;
+      if (!v.other_entry.empty() && (v.found() || !v.known.empty())) lines << "  note       " << tag << ": " << v.other_entry << "\n";
       for (const std::string& x : v.regressions) lines << "  REGRESSION " << tag << ": " << x << "\n";
+      for (const std::string& x : v.findings) lines << "  FINDING    " << tag << ": " << x << "\n";
       for (const std::string& x : v.improvements) n_imp++, lines << "  improved   " << tag << ": " << x << "\n";
     }
     t << "baseline " << baseline->file << " (margin " << fmt_digits(baseline->margin) << " digits): " << n_reg
-      << " engine × model with regressions, " << n_known << " with known discrepancies only" << (n_imp ? ", improvements to record (--write-baseline)" : "")
+      << " engine × model with regressions, " << n_known << " with known discrepancies only"
+      << (n_found ? ", " + std::to_string(n_found) + " with findings no entry covers" : std::string()) << (n_imp ? ", improvements to record (--write-baseline)" : "")
       << "\n" << lines.str();
   }
 

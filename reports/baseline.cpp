@@ -33,6 +33,28 @@ std::string read_name(const json& j, const char* key, const std::string& file, c
   return j[key];
 }
 
+// An entry's model_sha256, samples and seed (each optional), from a baseline or an audit's models[].
+void read_identity(const json& j, const std::string& file, const std::string& at, BaselineEntry& e) {
+  if (j.contains("model_sha256")) {
+    const json& h = j["model_sha256"];
+    if (!h.is_string() || h.get<std::string>().size() != 64 ||
+        h.get<std::string>().find_first_not_of("0123456789abcdef") != std::string::npos)
+      throw InputError(file, at + ".model_sha256", "expected 64 lowercase hexadecimal digits (the model's SHA-256), got " + h.dump());
+    e.model_sha256 = h;
+  }
+  if (j.contains("samples")) {
+    const json& n = j["samples"];
+    if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > 100000)
+      throw InputError(file, at + ".samples", "expected the fixture's sample count, an integer from 1 to 100000, got " + n.dump());
+    e.samples = n.get<int>();
+  }
+  if (j.contains("seed")) {
+    if (!j["seed"].is_number_unsigned())
+      throw InputError(file, at + ".seed", "expected the fixture's seed, an integer from 0 to 18446744073709551615, got " + j["seed"].dump());
+    e.seed = j["seed"].get<std::uint64_t>();
+  }
+}
+
 Baseline from_baseline(const json& doc, const std::string& path) {
   Baseline b;
   b.file = path;
@@ -44,12 +66,15 @@ Baseline from_baseline(const json& doc, const std::string& path) {
     const json& j = doc["runs"][k];
     const std::string at = "runs[" + std::to_string(k) + "]";
     if (!j.is_object()) throw InputError(path, at, "expected an object with engine, model, status");
-    known_fields(j, {"engine", "model", "status", "digits", "known_failures", "diagnosis", "reason", "margin_digits"}, path, at);
+    known_fields(j, {"engine", "model", "status", "digits", "known_failures", "diagnosis", "reason", "margin_digits", "model_sha256",
+                     "samples", "seed"},
+                 path, at);
     BaselineEntry e;
     e.engine = read_name(j, "engine", path, at);
     e.model = read_name(j, "model", path, at);
     if (!seen.insert({e.engine, e.model}).second)
       throw InputError(path, at, "a second entry for " + e.engine + " × " + e.model + " (one per engine × model)");
+    read_identity(j, path, at, e);
     if (!j.contains("status") || !j["status"].is_string() || !kStatuses.count(j["status"].get<std::string>()))
       throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported, refused" +
                                                  std::string(j.contains("status") ? ", got " + j["status"].dump() : ""));
@@ -85,6 +110,21 @@ Baseline from_audit(const json& doc, const std::string& path) {
   b.file = path;
   if (!doc.contains("runs") || !doc["runs"].is_array()) throw InputError(path, "runs", "expected the audit's array of runs");
   const json reports = doc.contains("reports") && doc["reports"].is_array() ? doc["reports"] : json::array();
+  // The models' hashes, sample counts and seeds (an audit.json of an older rbdref may lack them).
+  std::map<std::string, BaselineEntry> ids;
+  if (doc.contains("models") && doc["models"].is_array())
+    for (size_t k = 0; k < doc["models"].size(); ++k) {
+      const json& m = doc["models"][k];
+      const std::string at = "models[" + std::to_string(k) + "]";
+      if (!m.is_object() || !m.contains("name") || !m["name"].is_string()) throw InputError(path, at + ".name", "expected a string");
+      BaselineEntry id;
+      json idj = json::object();
+      if (m.contains("sha256")) idj["model_sha256"] = m["sha256"];
+      if (m.contains("samples") && m["samples"].is_array()) idj["samples"] = m["samples"].size();
+      if (m.contains("seed")) idj["seed"] = m["seed"];
+      read_identity(idj, path, at, id);
+      ids[m["name"].get<std::string>()] = id;
+    }
   for (size_t k = 0; k < doc["runs"].size(); ++k) {
     const json& j = doc["runs"][k];
     const std::string at = "runs[" + std::to_string(k) + "]";
@@ -97,6 +137,11 @@ Baseline from_audit(const json& doc, const std::string& path) {
     if (e.status == "not available") continue;
     if (!kStatuses.count(e.status)) throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported, refused");
     if (j.contains("diagnosis") && j["diagnosis"].is_string()) e.diagnosis = j["diagnosis"];
+    if (const auto it = ids.find(e.model); it != ids.end()) {
+      e.model_sha256 = it->second.model_sha256;
+      e.samples = it->second.samples;
+      e.seed = it->second.seed;
+    }
     if (e.status == "engine failed") e.known_failures.insert("engine");
     for (size_t i = 0; i < reports.size(); ++i) {
       const json& r = reports[i];
@@ -131,6 +176,11 @@ Baseline from_audit(const json& doc, const std::string& path) {
 
 }  // namespace
 
+bool entry_applies(const BaselineEntry& e, const RunIdentity& id) {
+  return (e.model_sha256.empty() || e.model_sha256 == id.model_sha256) && (e.samples == 0 || e.samples == id.samples) &&
+         (!e.seed || *e.seed == id.seed);
+}
+
 const BaselineEntry* Baseline::find(const std::string& engine, const std::string& model) const {
   for (const BaselineEntry& e : entries)
     if (e.engine == engine && e.model == model) return &e;
@@ -163,6 +213,9 @@ BaselineEntry baseline_entry(const AuditRun& run) {
   e.model = run.model;
   e.status = run.status;
   e.diagnosis = run.diagnosis;
+  e.model_sha256 = run.identity.model_sha256;
+  e.samples = run.identity.samples;
+  if (run.identity.samples > 0) e.seed = run.identity.seed;
   if (run.status == "engine failed") {
     e.known_failures.insert("engine");
     if (e.diagnosis.empty()) e.diagnosis = "the engine failed: " + run.reason;
@@ -190,6 +243,9 @@ ojson baseline_to_json(const std::vector<BaselineEntry>& entries, double margin)
     j["engine"] = e.engine;
     j["model"] = e.model;
     j["status"] = e.status;
+    if (!e.model_sha256.empty()) j["model_sha256"] = e.model_sha256;
+    if (e.samples > 0) j["samples"] = e.samples;
+    if (e.seed) j["seed"] = *e.seed;
     ojson d = ojson::object();
     for (const auto& [q, v] : e.digits) d[q] = v;
     if (!e.digits.empty()) j["digits"] = d;
@@ -203,11 +259,34 @@ ojson baseline_to_json(const std::vector<BaselineEntry>& entries, double margin)
   return doc;
 }
 
+namespace {
+
+// Without an entry that applies, what would be regressions are findings (baseline.hpp).
+BaselineVerdict& as_findings(BaselineVerdict& v) {
+  const std::string tail = ", not a known failure of the baseline";
+  for (std::string& x : v.regressions) {
+    if (x.size() > tail.size() && x.compare(x.size() - tail.size(), tail.size(), tail) == 0) x.erase(x.size() - tail.size());
+    v.findings.push_back(x + " (no baseline entry applies)");
+  }
+  v.regressions.clear();
+  return v;
+}
+
+}  // namespace
+
 BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
   BaselineVerdict v;
   v.engine = run.engine;
   v.model = run.model;
   const BaselineEntry* e = b.find(run.engine, run.model);
+  if (e && !entry_applies(*e, run.identity)) {
+    v.other_entry = "the baseline's entry for " + run.engine + " × " + run.model + " was recorded on another model or fixture (" +
+                    (e->model_sha256.empty() ? std::string("") : "model " + e->model_sha256.substr(0, 12) + "…, ") +
+                    (e->samples ? std::to_string(e->samples) + " samples, " : "") + (e->seed ? "seed " + std::to_string(*e->seed) : "") +
+                    "; this run: model " + run.identity.model_sha256.substr(0, 12) + "…, " + std::to_string(run.identity.samples) +
+                    " samples, seed " + std::to_string(run.identity.seed) + ")";
+    e = nullptr;
+  }
   v.in_baseline = e != nullptr;
   const double m = e && e->margin >= 0 ? e->margin : b.margin;
   v.reason = e ? e->reason : "";
@@ -216,7 +295,7 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
   if (run.status == "engine failed") {
     if (e && e->status == "engine failed") v.known.push_back("the engine failed, as in the baseline" + why), v.known_names.insert("engine");
     else v.regressions.push_back("the engine failed: " + run.reason);
-    return v;
+    return e ? v : as_findings(v);
   }
   if (!run.report) return v;
   const Report& r = *run.report;
@@ -265,7 +344,7 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
         for (const std::string& s : v.improvements) listed = listed || s.rfind(n + ":", 0) == 0;
         if (!listed) v.improvements.push_back(n + ": passes now; the baseline lists it as known");
       }
-  return v;
+  return e ? v : as_findings(v);
 }
 
 }  // namespace rbd

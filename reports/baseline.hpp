@@ -11,7 +11,12 @@
 //     inside tolerance: the ratchet);
 //   - a quantity, a check kind, the samples (engine errors, other inputs) or the model echo fails
 //     now and is not among B's known failures (within the margin or not: a new failure);
-//   - R has no entry in B and fails (judged by tolerance alone).
+// An entry applies to a run of the same engine and model name *and* the same model and fixture: its
+// model_sha256 (the canonical model's hash), samples and seed, where the entry records them (an
+// entry written before they were recorded applies by name). A run with no entry that applies is
+// judged by tolerance alone, and its failures are findings, not regressions: nothing regressed
+// that was never recorded (a user's --model named like a bundled one, the same model with other
+// samples). The audit exits 1 on a regression or a finding.
 // Known: the failures B lists, within the margin. Improved: a known failure now within tolerance,
 // or a quantity more than m digits above d_B (the baseline can be raised: --write-baseline).
 // A run B lists that did not run now (engine not built, model not selected) is neither.
@@ -23,7 +28,9 @@
 
 #include "reports/compare.hpp"
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,14 +44,28 @@ struct BaselineEntry {
   std::set<std::string> known_failures;  // quantity names, check names, "samples", "model_echo"
   std::string diagnosis, reason;         // the audit's diagnosis; why it is accepted (hand-written)
   double margin = -1;                    // this entry's margin in digits; -1: the file's
+  // What the entry was recorded on; empty / 0 / unset: not recorded (the entry applies by name).
+  std::string model_sha256;
+  int samples = 0;
+  std::optional<std::uint64_t> seed;
 };
 
 struct Baseline {
   std::string file;
   double margin = 0.5;  // digits
   std::vector<BaselineEntry> entries;
+  // The entry of engine × model (by name), or null.
   const BaselineEntry* find(const std::string& engine, const std::string& model) const;
 };
+
+// What a run was made on: its fixture's model hash, sample count and seed.
+struct RunIdentity {
+  std::string model_sha256;
+  int samples = 0;
+  std::uint64_t seed = 0;
+};
+// Whether entry e was recorded on this model and fixture (fields e lacks are not compared).
+bool entry_applies(const BaselineEntry& e, const RunIdentity& id);
 
 // Reads a baseline or an audit.json. InputError naming the file and the field otherwise.
 Baseline read_baseline(const std::string& path);
@@ -53,6 +74,7 @@ Baseline read_baseline(const std::string& path);
 struct AuditRun {
   std::string engine, model, status, diagnosis, reason;  // status as BaselineEntry::status
   const Report* report = nullptr;
+  RunIdentity identity;
 };
 
 // The entry a run makes: digits rounded down to 0.1 (a baseline must not sit on the edge of a
@@ -62,11 +84,14 @@ nlohmann::ordered_json baseline_to_json(const std::vector<BaselineEntry>& entrie
 
 struct BaselineVerdict {
   std::string engine, model;
-  bool in_baseline = false;
+  bool in_baseline = false;                                   // an entry applies
+  std::string other_entry;                                    // an entry of this name for another model or fixture
   std::vector<std::string> regressions, known, improvements;  // one line each, for people
+  std::vector<std::string> findings;                          // failures of a run no entry applies to
   std::set<std::string> known_names;                          // the failing names B accepts
   std::string reason;                                         // B's reason, hand-written
   bool regressed() const { return !regressions.empty(); }
+  bool found() const { return !findings.empty(); }
 };
 
 BaselineVerdict judge(const Baseline& b, const AuditRun& run);

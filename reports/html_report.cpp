@@ -124,19 +124,63 @@ struct ModelInfo {
 
 }  // namespace
 
-std::string audit_html(const ojson& audit, const std::string& file) {
+// The structure the page is made from, every field it reads checked (InputError naming it): the
+// audit writes these documents, but `rbdref html` is also given ones edited or damaged by hand.
+void validate_audit(const ojson& audit, const std::string& file) {
   if (!audit.is_object() || str(audit, "format") != "rbdref.audit") throw InputError(file, "format", "expected \"rbdref.audit\"");
+  const ojson& version = field(audit, "version");
+  if (!version.is_number_integer() || version.get<long long>() != 1)
+    throw InputError(file, "version", "expected 1" + (version.is_null() ? std::string(" (missing field)") : ", got " + version.dump()));
   const ojson& runs = field(audit, "runs");
   const ojson& reports = field(audit, "reports");
+  const ojson& models = field(audit, "models");
   if (!runs.is_array()) throw InputError(file, "runs", "expected an array");
   if (!reports.is_array()) throw InputError(file, "reports", "expected an array");
-  for (size_t k = 0; k < runs.size(); ++k)
+  if (!models.is_array()) throw InputError(file, "models", "expected an array of the audited models");
+  static const std::set<std::string> kStatus{"passed", "failed", "engine failed", "unsupported", "refused", "not available"};
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const std::string at = "runs[" + std::to_string(k) + "]";
     for (const char* key : {"engine", "model", "status"})
-      if (!runs[k].is_object() || !runs[k].contains(key) || !runs[k][key].is_string())
-        throw InputError(file, "runs[" + std::to_string(k) + "]." + key, "expected a string");
+      if (!runs[k].is_object() || !runs[k].contains(key) || !runs[k][key].is_string()) throw InputError(file, at + "." + key, "expected a string");
+    if (!kStatus.count(runs[k]["status"].get<std::string>()))
+      throw InputError(file, at + ".status",
+                       "expected passed, failed, engine failed, unsupported, refused or not available, got " + runs[k]["status"].dump());
+    if (runs[k].contains("report_index")) {
+      const ojson& i = runs[k]["report_index"];
+      if (!i.is_number_unsigned() || i.get<std::uint64_t>() >= reports.size())
+        throw InputError(file, at + ".report_index",
+                         "expected the index of a report, an integer from 0 to " + std::to_string(reports.size()) + " - 1, got " + i.dump());
+    }
+    const ojson& b = field(runs[k], "baseline");
+    if (!b.is_null() && (!b.is_object() || !field(b, "status").is_string()))
+      throw InputError(file, at + ".baseline", "expected an object with a status");
+  }
   for (size_t k = 0; k < reports.size(); ++k)
     if (!reports[k].is_object() || !field(reports[k], "quantities").is_array() || !field(reports[k], "samples").is_array())
       throw InputError(file, "reports[" + std::to_string(k) + "]", "expected a report with quantities and samples arrays");
+  for (size_t k = 0; k < models.size(); ++k) {
+    const std::string at = "models[" + std::to_string(k) + "]";
+    if (!models[k].is_object() || !field(models[k], "name").is_string()) throw InputError(file, at + ".name", "expected a string");
+    const ojson& samples = field(models[k], "samples");
+    if (!samples.is_array()) throw InputError(file, at + ".samples", "expected an array");
+    for (size_t i = 0; i < samples.size(); ++i) {
+      const std::string sat = at + ".samples[" + std::to_string(i) + "]";
+      if (!field(samples[i], "id").is_string()) throw InputError(file, sat + ".id", "expected a string");
+      const ojson& kappa = field(samples[i], "kappa");
+      const bool ok = (kappa.is_number() && std::isfinite(kappa.get<double>()) && kappa.get<double>() >= 1) ||
+                      (kappa.is_string() && kappa.get<std::string>() == "inf");
+      if (!ok) throw InputError(file, sat + ".kappa", "expected κ₂(H), a number ≥ 1, or \"inf\" for a singular H, got " + kappa.dump());
+    }
+  }
+  const ojson& baseline = field(audit, "baseline");
+  if (!baseline.is_null() && (!baseline.is_object() || !field(baseline, "regressed").is_boolean()))
+    throw InputError(file, "baseline", "expected an object with regressed true or false");
+}
+
+std::string audit_html(const ojson& audit, const std::string& file) {
+  validate_audit(audit, file);
+  const ojson& runs = field(audit, "runs");
+  const ojson& reports = field(audit, "reports");
 
   std::map<std::string, ModelInfo> models;
   if (field(audit, "models").is_array())

@@ -394,13 +394,38 @@ TEST_F(FixtureCli, AuditJudgesAgainstABaseline) {
     if (e["engine"] == "mujoco" && e["model"] == "double_pendulum") e["digits"]["H"] = 17.0;
   EXPECT_EQ(exit_status(args + " --baseline " + write("ratchet.json", ratchet.dump()), &err), 1) << err;
   EXPECT_NE(read_text_file(path("stdout.txt")).find("still inside tolerance"), std::string::npos);
-  // Without the entry, far_arm is judged by tolerance: a new failure.
+  // Without the entry, far_arm is judged by tolerance: a finding (exit 1), not a regression.
   json removed = b;
   removed["runs"] = json::array();
   for (const json& e : b["runs"])
     if (!(e["engine"] == "mujoco" && e["model"] == "far_arm")) removed["runs"].push_back(e);
   EXPECT_EQ(exit_status(args + " --baseline " + write("removed.json", removed.dump()), &err), 1) << err;
-  EXPECT_NE(read_text_file(path("stdout.txt")).find("REGRESSION mujoco × far_arm: H: outside tolerance"), std::string::npos);
+  out = read_text_file(path("stdout.txt"));
+  EXPECT_NE(out.find("FINDING    mujoco × far_arm: H: outside tolerance"), std::string::npos) << out;
+  EXPECT_EQ(out.find("REGRESSION"), std::string::npos) << out;
+  // An entry applies to the model and fixture it was recorded on (model_sha256, samples, seed):
+  // the same name on another model, or with other samples, is judged by tolerance. far_arm's
+  // known H becomes a finding; double_pendulum's raised digits are no regression there.
+  for (const char* field : {"model_sha256", "samples", "seed"}) {
+    json other = ratchet;  // double_pendulum's H raised to 17: a regression where the entry applies
+    for (json& e : other["runs"])
+      if (e["engine"] == "mujoco" && (e["model"] == "far_arm" || e["model"] == "double_pendulum"))
+        e[field] = std::string(field) == "model_sha256" ? json(std::string(64, 'a')) : json(e[field].get<std::uint64_t>() + 1);
+    EXPECT_EQ(exit_status(args + " --baseline " + write("other.json", other.dump()), &err), 1) << field << ": " << err;
+    out = read_text_file(path("stdout.txt"));
+    EXPECT_EQ(out.find("REGRESSION"), std::string::npos) << field << ": " << out;
+    EXPECT_NE(out.find("FINDING    mujoco × far_arm: H: outside tolerance"), std::string::npos) << field << ": " << out;
+    EXPECT_NE(out.find("recorded on another model or fixture"), std::string::npos) << field << ": " << out;
+    const json oa = read_json_file(path("a/audit.json"));
+    for (const json& r : oa["runs"]) EXPECT_EQ(r["baseline"]["status"], "not in baseline") << field << ": " << r.dump();
+  }
+  // The entries as the bundled baseline has them, by name only (a baseline of an older rbdref):
+  // they apply again.
+  json by_name = ratchet;
+  for (json& e : by_name["runs"])
+    for (const char* field : {"model_sha256", "samples", "seed"}) e.erase(field);
+  EXPECT_EQ(exit_status(args + " --baseline " + write("by_name.json", by_name.dump()), &err), 1) << err;
+  EXPECT_NE(read_text_file(path("stdout.txt")).find("REGRESSION mujoco × double_pendulum: H:"), std::string::npos);
 
   // --write-baseline: far_arm's H known with its digits, the reason kept; and the written file
   // (and the audit.json) judge the same audit as passing.
@@ -414,6 +439,9 @@ TEST_F(FixtureCli, AuditJudgesAgainstABaseline) {
       EXPECT_EQ(e["known_failures"], json::array({"H"}));
       EXPECT_NEAR(e["digits"]["H"].get<double>(), 12.4, 0.15);
       EXPECT_EQ(e["reason"], (*far)["reason"]);
+      EXPECT_EQ(e["model_sha256"], (*far)["model_sha256"]);
+      EXPECT_EQ(e["samples"], 8);
+      EXPECT_EQ(e["seed"], (*far)["seed"]);
     }
   EXPECT_TRUE(found) << nb.dump();
   EXPECT_EQ(exit_status(args + " --baseline " + path("new.json"), &err), 0) << err;
