@@ -18,6 +18,7 @@
 
 #include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
+#include "io/staging.hpp"
 #include "reports/baseline.hpp"
 #include "reports/compare.hpp"
 
@@ -46,6 +47,7 @@ struct AuditOptions {
   std::uint64_t seed = 1;
   std::string cache;
   bool no_cache = false;
+  std::string max_memory;  // --max-memory (certify/memory.hpp)
 };
 
 // One model of the audit: a manifest entry (docs/formats.md, "Manifest") or a --model file.
@@ -73,7 +75,11 @@ struct AuditPlan {
   std::vector<std::string> not_built;          // asked for, known, but not in this build
   std::map<std::string, double> tolerance_overrides;
   std::optional<Baseline> baseline;
+  // Where the outputs under --out are written until the audit is complete (io/staging.hpp);
+  // staged(plan, path) is the place to write `path`.
+  StagedFolder* stage = nullptr;
 };
+inline std::string staged(const AuditPlan& plan, const std::string& path) { return plan.stage ? plan.stage->path(path) : path; }
 AuditPlan plan_audit(const AuditOptions& o);
 
 struct AuditFixture {
@@ -99,6 +105,7 @@ struct AuditJudgement {
   std::map<std::string, BaselineVerdict> verdicts;  // by "engine × model"
   KnownFailures known;
   bool regressed = false;
+  bool found = false;  // a failure of a run no baseline entry applies to
 };
 // Points each run at its report, once every report is made (the vector no longer grows).
 void link_reports(AuditResults& results);
@@ -108,8 +115,11 @@ AuditJudgement judge_baseline(const AuditPlan& plan, AuditResults& results);
 
 std::string audit_summary(const AuditPlan& plan, const AuditResults& results, const AuditJudgement& judgement);
 
+// audit.json, junit.xml and report.html into the stage, and the --write-baseline file when it is
+// under --out; write_baseline writes it (after the stage is committed when it is elsewhere).
 void write_audit(const AuditOptions& o, const AuditPlan& plan, const AuditResults& results,
                  const AuditJudgement& judgement);
+void write_baseline(const AuditOptions& o, const AuditPlan& plan, const AuditResults& results);
 
 int run_audit(const AuditOptions& o);
 

@@ -51,7 +51,7 @@ AuditFixture audit_fixture(const AuditOptions& o, const AuditPlan& plan, size_t 
       std::cerr << "audit: cannot cache the fixture (" << e.what() << "); it is written to " << out.file << "\n";
     }
   }
-  if (out.file != cached) write_file_atomic(out.file, text);
+  if (out.file != cached) write_file_atomic(staged(plan, out.file), text);
   return out;
 }
 

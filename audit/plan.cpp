@@ -1,6 +1,7 @@
 // The audit's first stage (audit.hpp): what to audit, every input read and every output path
 // checked before the first output is written.
 #include "audit/audit.hpp"
+#include "certify/memory.hpp"
 #include "io/text.hpp"
 
 #include <sys/stat.h>
@@ -147,6 +148,13 @@ void read_inputs(const AuditOptions& o, AuditPlan& plan) {
     plan.goldens.emplace_back();
     if (!o.update_golden && file_exists(golden)) plan.goldens.back() = read_fixture_file(golden);
   }
+  // The memory guard, before any fixture is made: bin50 checked at bin100, on the worker threads.
+  for (size_t k = 0; k < plan.loaded.size(); ++k) {
+    const Model<double> m = model_layout(plan.loaded[k].desc);
+    const std::string file = plan.models[k].user ? plan.models[k].file : plan.models_dir + "/" + plan.models[k].file;
+    check_memory(file, static_cast<std::uint64_t>(m.nv + m.nc) + m.contacts.size(), *Precision::parse("bin50"), o.max_memory,
+                 plan.goldens[k] ? 1 : default_threads());
+  }
   std::vector<std::string> folders{o.out, o.out + "/fixtures"};
   std::vector<std::string> files{o.out + "/audit.json", o.out + "/junit.xml", o.out + "/report.html"};
   if (!o.write_baseline.empty()) files.push_back(o.write_baseline);
@@ -160,8 +168,14 @@ void read_inputs(const AuditOptions& o, AuditPlan& plan) {
   struct stat st;
   for (const std::string& d : folders)
     if (::stat(d.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) throw InputError(d, "", "is not a folder; the audit writes its outputs there");
-  for (const std::string& f : files)
+  for (const std::string& f : files) {
+    check_output_name(f);
     if (::lstat(f.c_str(), &st) == 0) check_output_path(f);
+  }
+  // The baseline outside --out goes into a folder the audit does not make: it must exist now.
+  const std::string& wb = o.write_baseline;
+  const std::string out_prefix = o.out + (o.out.back() == '/' ? "" : "/");
+  if (!wb.empty() && wb != "-" && wb.compare(0, out_prefix.size(), out_prefix) != 0) check_output_path(wb);
 }
 
 }  // namespace

@@ -19,17 +19,17 @@ ojson model_info(const ManifestEntry& me, const Fixture& fx) {
   for (const Sample& s : fx.samples) {
     char* end = nullptr;
     const double k = std::strtod(s.condition_number.c_str(), &end);
-    samples.push_back({{"id", s.id}, {"kind", s.kind}, {"kappa", end && *end == 0 && std::isfinite(k) ? ojson(k) : ojson(nullptr)}});
+    samples.push_back({{"id", s.id}, {"kind", s.kind}, {"kappa", end && *end == 0 && std::isfinite(k) ? ojson(k) : ojson("inf")}});
   }
   return {{"name", me.name}, {"file", me.user ? me.file : "models/" + me.file}, {"sha256", fx.model_sha256},
-          {"dofs", fx.dofs.size()}, {"samples", samples}};
+          {"dofs", fx.dofs.size()}, {"seed", fx.seed}, {"samples", samples}};
 }
 
 // A run without a report (unsupported, refused, engine failed).
 void record(AuditResults& results, const std::string& engine, const std::string& model, const std::string& status,
             const std::string& reason) {
   results.runs_json.push_back({{"engine", engine}, {"model", model}, {"status", status}, {"reason", reason}});
-  results.runs.push_back({engine, model, status, "", reason, nullptr});
+  results.runs.push_back({engine, model, status, "", reason, nullptr, {}});
   results.report_of.push_back(std::string::npos);
 }
 
@@ -40,6 +40,7 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
   const ManifestEntry& me = plan.models[model];
   const Fixture& fx = af.fixture;
   results.model_info.push_back(model_info(me, fx));
+  const size_t first_run = results.runs.size();
   for (const std::string& n : plan.not_built)
     results.runs_json.push_back({{"engine", n}, {"model", me.name}, {"status", "not available"},
                                  {"reason", "this build has no " + n + " adapter (package not found at build time)"}});
@@ -55,7 +56,7 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
       continue;
     }
     std::cerr << fx.samples.size() << " samples... " << std::flush;
-    make_dir(o.out + "/" + a.name());
+    plan.stage->make_folder(o.out + "/" + a.name());
     const std::string base = o.out + "/" + a.name() + "/" + me.name;
     EngineOutput eo;
     try {
@@ -70,20 +71,22 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
       results.all_ok = false;
       continue;
     }
-    write_file_atomic(base + ".engine.json", engine_output_to_json(eo).dump(1) + "\n");
+    write_file_atomic(staged(plan, base + ".engine.json"), engine_output_to_json(eo).dump(1) + "\n");
     Tolerances tol = Tolerances::defaults(eo.epsilon(base + ".engine.json"));
     tol.overrides = plan.tolerance_overrides;
     Report r = compare(fx, af.file, eo, base + ".engine.json", tol);
-    write_file_atomic(base + ".report.json", report_to_json(r).dump(1) + "\n");
+    write_file_atomic(staged(plan, base + ".report.json"), report_to_json(r).dump(1) + "\n");
     std::cerr << (r.passed ? "ok" : "DISCREPANCIES") << "\n";
     results.all_ok = results.all_ok && r.passed;
     results.runs_json.push_back({{"engine", a.name()}, {"model", me.name}, {"status", r.passed ? "passed" : "failed"},
                                  {"diagnosis", diagnosis(r)}, {"fixture", af.file}, {"engine_output", base + ".engine.json"},
                                  {"report", base + ".report.json"}, {"report_index", results.reports.size()}});
-    results.runs.push_back({a.name(), me.name, r.passed ? "passed" : "failed", diagnosis(r), "", nullptr});
+    results.runs.push_back({a.name(), me.name, r.passed ? "passed" : "failed", diagnosis(r), "", nullptr, {}});
     results.report_of.push_back(results.reports.size());
     results.reports.push_back(std::move(r));
   }
+  for (size_t i = first_run; i < results.runs.size(); ++i)
+    results.runs[i].identity = {fx.model_sha256, static_cast<int>(fx.samples.size()), fx.seed};
 }
 
 void link_reports(AuditResults& results) {

@@ -22,9 +22,15 @@ void write_audit(const AuditOptions& o, const AuditPlan& plan, const AuditResult
   ojson rj = ojson::array();
   for (const Report& r : results.reports) rj.push_back(report_to_json(r));
   audit["reports"] = rj;
-  write_file_atomic(o.out + "/audit.json", audit.dump(1) + "\n");
-  write_file_atomic(o.out + "/junit.xml", reports_to_junit(results.reports, judgement.known));
-  write_file_atomic(o.out + "/report.html", audit_html(audit, o.out + "/audit.json"));
+  write_file_atomic(staged(plan, o.out + "/audit.json"), audit.dump(1) + "\n");
+  write_file_atomic(staged(plan, o.out + "/junit.xml"), reports_to_junit(results.reports, judgement.known));
+  write_file_atomic(staged(plan, o.out + "/report.html"), audit_html(audit, o.out + "/audit.json"));
+  // A baseline under --out is part of the staged result; elsewhere it is written after it.
+  if (!o.write_baseline.empty() && staged(plan, o.write_baseline) != o.write_baseline) write_baseline(o, plan, results);
+}
+
+void write_baseline(const AuditOptions& o, const AuditPlan& plan, const AuditResults& results) {
+  const std::optional<Baseline>& baseline = plan.baseline;
   if (!o.write_baseline.empty()) {
     std::vector<BaselineEntry> entries;
     for (const AuditRun& ar : results.runs) {
@@ -33,7 +39,9 @@ void write_audit(const AuditOptions& o, const AuditPlan& plan, const AuditResult
         if (const BaselineEntry* old = baseline->find(ar.engine, ar.model)) e.reason = old->reason, e.margin = old->margin;
       entries.push_back(std::move(e));
     }
-    write_file_atomic(o.write_baseline, baseline_to_json(entries, baseline ? baseline->margin : 0.5).dump(1) + "\n");
+    const std::string file = staged(plan, o.write_baseline);
+    if (file != o.write_baseline) make_dir(file.substr(0, file.find_last_of('/')));  // a folder under --out
+    write_file_atomic(file, baseline_to_json(entries, baseline ? baseline->margin : 0.5).dump(1) + "\n");
     std::cerr << "audit: wrote the baseline " << o.write_baseline << " (" << entries.size() << " engine × model entries)\n";
   }
 }

@@ -84,6 +84,7 @@ int run_assemble(const AssembleOptions& o) {
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("assemble", lm);
   const Model<double> layout = model_layout(lm.desc);
+  check_model_memory(lm, *p, o.mo.max_memory);
   if (layout.nc == 0)
     throw InputError(o.model, "loop_joints",
                      "the model has no loop joints: there is nothing to assemble (give the loops with --loops LOOPS.json)");
@@ -129,6 +130,7 @@ Run add_assemble(CLI::App& app) {
   add_precision_option(sub, o->precision);
   sub->add_option("--max-iterations", o->max_iterations, "Newton steps at most (default 100)");
   o->mo.add_to(sub);
+  o->mo.add_max_memory(sub);
   return [o] { return run_assemble(*o); };
 }
 

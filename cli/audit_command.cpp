@@ -45,6 +45,9 @@ Run add_audit(CLI::App& app) {
   CLI::Option* sd = sub->add_option("--seed", o->seed, "--model: seed of the sample generator (default 1)");
   CLI::Option* cache = sub->add_option("--cache", o->cache, "--model: fixture cache folder (default $XDG_CACHE_HOME/rbdref, else ~/.cache/rbdref)");
   sub->add_flag("--no-cache", o->no_cache, "--model: make every fixture anew, cache nothing")->excludes(cache);
+  sub->add_option("--max-memory", o->max_memory,
+                  "Refuse a model whose estimated memory exceeds SIZE (bytes, or with K, M, G, T; default RBDREF_MAX_MEMORY, "
+                  "else 3/4 of the physical memory)");
   return [o, eng, mod, fb, ns, sd, cache] {
     o->engines_given = eng->count() > 0;
     o->models_given = mod->count() > 0;

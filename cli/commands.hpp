@@ -24,9 +24,15 @@ struct ModelOptions {
   std::string inertia = "accept";
   std::string loops;  // --loops FILE (empty: none)
   std::string contacts;  // --contacts FILE (empty: none); registered only by the commands that use contacts
+  std::string max_memory;  // --max-memory SIZE (empty: RBDREF_MAX_MEMORY or the machine's); the computing commands
   void add_to(CLI::App* sub, bool with_contacts = false);
+  void add_max_memory(CLI::App* sub);
   LoadOptions load_options() const;  // InputError naming --inertia on a bad value
 };
+
+// The memory guard (certify/memory.hpp) on a loaded model at precision p, `concurrent` samples at
+// once: InputError naming the model file when it would not fit.
+void check_model_memory(const LoadedModel& lm, const Precision& p, const std::string& max_memory, int concurrent = 1);
 
 // Prints a loaded model's warnings to stderr, one per line, prefixed by the command name.
 void print_model_warnings(const char* command, const LoadedModel& lm);

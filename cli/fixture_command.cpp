@@ -56,6 +56,7 @@ int run_fixture(const FixtureOptions& o) {
   check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", out_path}});
   check_output_path(out_path);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
+  check_model_memory(lm, *p, o.mo.max_memory, p->kind == Precision::Mpfr ? 1 : threads);
   print_model_warnings("fixture", lm);
   // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
   // gzip-compressed (every reader of fixtures reads both).
@@ -107,6 +108,7 @@ Run add_fixture(CLI::App& app) {
                   "name with .fixture.json.gz in the current folder)")
       ->check(nonempty_output);
   o->mo.add_to(sub, /*with_contacts=*/true);
+  o->mo.add_max_memory(sub);
   return [o] { return run_fixture(*o); };
 }
 

@@ -18,6 +18,7 @@
 // + t). Exit 0 when no finding, 1 when findings were written, 2 on bad input.
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
+#include "io/staging.hpp"
 #include "cli/commands.hpp"
 #include "engines/adapter.hpp"
 #include "fixtures/fixture.hpp"
@@ -261,12 +262,13 @@ int run_hunt(const HuntOptions& o) {
     }
 
     // The reproducer.
+    // The reproducer's files appear together or not at all (io/staging.hpp).
     const std::string dir = o.out + "/" + o.engine + "-" + std::to_string(seed);
-    make_dir(dir);
-    write_file_atomic(dir + "/model.json", model_to_json(d).dump(1) + "\n");
-    if (out->fixture) write_file_atomic(dir + "/fixture.json", fixture_text(fixture_to_json(*out->fixture)));
-    if (out->output) write_file_atomic(dir + "/engine.json", engine_output_to_json(*out->output).dump(1) + "\n");
-    if (out->report) write_file_atomic(dir + "/report.json", report_to_json(*out->report).dump(1) + "\n");
+    StagedFolder stage(dir);
+    write_file_atomic(stage.path(dir + "/model.json"), model_to_json(d).dump(1) + "\n");
+    if (out->fixture) write_file_atomic(stage.path(dir + "/fixture.json"), fixture_text(fixture_to_json(*out->fixture)));
+    if (out->output) write_file_atomic(stage.path(dir + "/engine.json"), engine_output_to_json(*out->output).dump(1) + "\n");
+    if (out->report) write_file_atomic(stage.path(dir + "/report.json"), report_to_json(*out->report).dump(1) + "\n");
     std::ostringstream readme;
     readme << "# rbdref hunt: " << o.engine << ", trial seed " << seed << "\n\n"
            << "Finding: " << out->summary << "\n\nFailing: " << sig << "\n\n"
@@ -275,7 +277,8 @@ int run_hunt(const HuntOptions& o) {
            << "    rbdref compare fixture.json engine.json --report report.json   # the score, from the files\n"
            << "    rbdref audit --model model.json --engines " << o.engine << " --no-baseline   # the engine again, on fresh samples\n"
            << "    rbdref eval model.json --state STATE.json                       # the reference at one state\n";
-    write_file_atomic(dir + "/README.md", readme.str());
+    write_file_atomic(stage.path(dir + "/README.md"), readme.str());
+    stage.commit();
     std::cerr << "hunt: seed " << seed << ": shrunk to " << d.bodies.size() << " bodies; wrote " << dir << "/\n";
     summary.push_back({{"seed", seed}, {"signature", sig}, {"diagnosis", out->summary}, {"bodies", d.bodies.size()},
                        {"bodies_before", bodies_before}, {"sample", keep}, {"folder", dir}});

@@ -1,6 +1,8 @@
 // rbdref: reference values for rigid-body dynamics, with the digits that are certified.
 // Exit status: 0 ok, 1 discrepancies found, 2 bad input (message names file, field, expectation).
+#include "io/cleanup.hpp"
 #include "io/files.hpp"
+#include "certify/memory.hpp"
 #include "cli/commands.hpp"
 #include "io/io_util.hpp"
 #include "reference/numeric/mpfr_block_cache.hpp"
@@ -33,6 +35,17 @@ void ModelOptions::add_to(CLI::App* sub, bool with_contacts) {
     sub->add_option("--contacts", contacts,
                     "Point contacts (RBDA ch. 11), a JSON file (docs/formats.md): each names its link (against the world) or "
                     "its two links, the point (in the successor's frame) and the normal");
+}
+
+void ModelOptions::add_max_memory(CLI::App* sub) {
+  sub->add_option("--max-memory", max_memory,
+                  "Refuse a model whose estimated memory exceeds SIZE (bytes, or with K, M, G, T; default RBDREF_MAX_MEMORY, "
+                  "else 3/4 of the physical memory)");
+}
+
+void check_model_memory(const LoadedModel& lm, const Precision& p, const std::string& max_memory, int concurrent) {
+  const Model<double> m = model_layout(lm.desc);
+  check_memory(lm.file, static_cast<std::uint64_t>(m.nv + m.nc) + m.contacts.size(), p, max_memory, concurrent);
 }
 
 LoadOptions ModelOptions::load_options() const {
@@ -98,6 +111,9 @@ int main(int argc, char** argv) {
   // A reader that goes away (| head) makes writes fail with EPIPE, reported as exit 2, instead
   // of killing the process with a signal.
   std::signal(SIGPIPE, SIG_IGN);
+  // SIGINT, SIGTERM, SIGHUP: the temporaries and staging folders of this run removed, then the
+  // process ends by the signal (io/cleanup.hpp). Before any thread starts: they inherit the mask.
+  rbd::install_interrupt_cleanup();
   rbd::install_mpfr_block_cache();  // MPFR's temporaries without a malloc each (reference/numeric/mpfr_block_cache.hpp)
   CLI::App app{"rbdref: reference values for rigid-body dynamics engines, with certified digits"};
   app.require_subcommand(1);

@@ -2,6 +2,8 @@
 // GzipStreambuf), and the output path checks.
 #include "io/files.hpp"
 
+#include "io/cleanup.hpp"
+
 #include "io/gzip_streambuf.hpp"
 #include "io/utf8.hpp"
 
@@ -62,9 +64,30 @@ std::string read_text_file(const std::string& path) {
   return text;
 }
 
+void check_output_name(const std::string& path) {
+  if (path.empty()) throw InputError(path, "", "expected an output file name");
+  if (path == "-") return;
+  if (path.back() == '/') throw InputError(path, "", "expected a file name, got a folder path (it ends in '/')");
+  const size_t slash = path.find_last_of('/');
+  const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  // The temporary beside it (NAME.tmp.PID) must fit the file system's limit on a name too.
+  constexpr size_t kNameMax = NAME_MAX, kTmpSuffix = 16;  // ".tmp." + up to 10 digits, and one to spare
+  if (name.size() + kTmpSuffix > kNameMax)
+    throw InputError(path, "", "the file name has " + std::to_string(name.size()) + " bytes; at most " +
+                                   std::to_string(kNameMax - kTmpSuffix) + " fit (the file system allows " + std::to_string(kNameMax) +
+                                   ", and rbdref writes through a temporary NAME.tmp.PID)");
+  for (size_t b = 0, e; b < path.size(); b = e + 1) {  // every folder on the way too
+    e = path.find('/', b);
+    if (e == std::string::npos) break;
+    if (e - b > kNameMax) throw InputError(path, "", "a folder name of " + std::to_string(e - b) + " bytes is longer than " +
+                                                         std::to_string(kNameMax) + ", the file system's limit");
+  }
+}
+
 void check_output_path(const std::string& path) {
   if (path.empty()) throw InputError(path, "", "expected an output file name");
   if (path == "-") return;  // standard output
+  check_output_name(path);
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode))
@@ -119,9 +142,17 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
     return;
   }
   check_output_path(path);
+  const size_t slash = path.find_last_of('/');
+  remove_stale_temporaries(slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash),
+                           path.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp.");
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   struct stat old;
   const bool replacing = ::stat(path.c_str(), &old) == 0;
+  register_temporary(tmp);
+  struct Forget {
+    const std::string& p;
+    ~Forget() { forget_temporary(p); }
+  } forget{tmp};
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path, "", "cannot create the temporary file " + tmp + " (is the folder writable?)");

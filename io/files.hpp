@@ -36,6 +36,10 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
 // The checks of write_file_atomic alone, for commands to run on every output before writing any
 // ("-" passes).
 void check_output_path(const std::string& path);
+// The part of check_output_path that needs nothing to exist yet, for outputs in folders a command
+// makes: a file name (not ending in '/'), short enough for the file system with the temporary's
+// suffix, and no folder name on the way longer than NAME_MAX.
+void check_output_name(const std::string& path);
 
 // Flushes standard output; InputError("standard output", …) when anything written to it was lost.
 void flush_stdout_or_throw();

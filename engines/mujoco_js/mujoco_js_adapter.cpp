@@ -4,9 +4,11 @@
 #include "engines/mujoco/mjcf.hpp"
 #include "engines/support.hpp"
 #include "engines/values.hpp"
+#include "io/cleanup.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,8 +44,12 @@ struct TempFile {
     if (fd < 0) throw EngineError("mujoco-js: cannot create a temporary file in " + t);
     ::close(fd);
     path = t;
+    register_temporary(path);  // removed if rbdref is interrupted meanwhile
   }
-  ~TempFile() { std::remove(path.c_str()); }
+  ~TempFile() {
+    std::remove(path.c_str());
+    forget_temporary(path);
+  }
 };
 
 std::string slurp(const std::string& p) {
@@ -73,7 +79,15 @@ json run_script(const json& input) {
   std::string node = RBDREF_NODE;
   std::vector<char*> argv{node.data(), const_cast<char*>(script.c_str()), in.path.data(), out.path.data(), nullptr};
   pid_t pid = 0;
-  const int rc = ::posix_spawnp(&pid, node.c_str(), &fa, nullptr, argv.data(), environ);
+  // Node gets the ordinary signal mask: rbdref blocks SIGINT and SIGTERM in its own threads to
+  // handle them in one (io/cleanup.hpp), and a blocked mask would be inherited.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  const sigset_t mask = unblocked_signal_mask();
+  posix_spawnattr_setsigmask(&attr, &mask);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  const int rc = ::posix_spawnp(&pid, node.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw EngineError("mujoco-js: cannot start " + node + " (" + std::strerror(rc) + "); Node.js is needed");
   int status = 0;
