@@ -18,6 +18,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rbd::test {
@@ -43,16 +44,18 @@ inline std::string slurp(const std::string& path) {
 enum class StdoutTo { Capture, DevFull, Closed };
 
 // timeout_s > 0: the command is killed by SIGALRM after that many seconds (a hang becomes a signal
-// the test reports, not a suite that never ends).
-inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
-                         StdoutTo to = StdoutTo::Capture, unsigned timeout_s = 0) {
+// the test reports, not a suite that never ends). env: variables set for the command alone.
+// start_rbdref starts the command and returns its process id (or -1) without waiting;
+// wait_rbdref waits for it and reads what it wrote. run_rbdref is the two in a row.
+inline pid_t start_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
+                          StdoutTo to = StdoutTo::Capture, unsigned timeout_s = 0,
+                          const std::vector<std::pair<std::string, std::string>>& env = {}) {
   const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
   std::vector<std::string> argv_s{::rbd::test::kRbdrefCli};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
-  CliRun r;
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int fo = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -69,10 +72,17 @@ inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string
       ::dup2(fo, 1);
     }
     ::dup2(fe, 2);
+    for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
     if (timeout_s > 0) ::alarm(timeout_s);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
+  return pid;
+}
+
+inline CliRun wait_rbdref(pid_t pid, const std::string& capture_dir) {
+  const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
+  CliRun r;
   if (pid < 0) return r;
   int st = 0;
   if (::waitpid(pid, &st, 0) != pid) return r;
@@ -81,6 +91,12 @@ inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
+                         StdoutTo to = StdoutTo::Capture, unsigned timeout_s = 0,
+                         const std::vector<std::pair<std::string, std::string>>& env = {}) {
+  return wait_rbdref(start_rbdref(args, capture_dir, cwd, to, timeout_s, env), capture_dir);
 }
 
 // The words of a command line split at blanks (no quoting: the command lines of these tests hold

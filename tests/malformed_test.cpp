@@ -102,6 +102,7 @@ class Malformed : public ::testing::TestWithParam<size_t> {
       const fs::path p = scratch / s["path"].get<std::string>();
       fs::create_directories(p.parent_path());
       if (s.value("dir", false)) fs::create_directories(p);
+      else if (s.value("fifo", false)) ::mkfifo(p.c_str(), 0644);
       else if (s.contains("symlink")) fs::create_symlink(s["symlink"].get<std::string>(), p);
       else if (s.contains("from")) fs::copy_file(kCorpus + "/" + s["from"].get<std::string>(), p);
       else std::ofstream(p, std::ios::binary) << s["content"].get<std::string>();
@@ -150,12 +151,23 @@ class Malformed : public ::testing::TestWithParam<size_t> {
     return s;
   }
 
+  // The command of a case: its standard output captured, or /dev/full, or closed ("stdout"), its
+  // environment ("env"), and a hang turned into a failure (SIGALRM after 120 s).
+  CliRun run(const json& c, const std::vector<std::string>& args) const {
+    const std::string to = c.value("stdout", "capture");
+    std::vector<std::pair<std::string, std::string>> env;
+    const json vars = c.value("env", json::object());
+    for (const auto& [k, v] : vars.items()) env.emplace_back(k, v.get<std::string>());
+    return run_rbdref(args, (root_ / "capture").string(), "",
+                      to == "full" ? StdoutTo::DevFull : to == "closed" ? StdoutTo::Closed : StdoutTo::Capture, 120, env);
+  }
+
   // One run of a bad-input case: the status, the message, nothing written or changed.
   void expect_refused(const json& c, const json& args_template, const std::string& tag) {
     const fs::path scratch = prepare(c, tag);
     const std::vector<std::string> args = substitute(args_template, c, scratch);
     const Snapshot before = snapshot(scratch);
-    const CliRun r = run_rbdref(args, (root_ / "capture").string());
+    const CliRun r = run(c, args);
     const std::string what = c["id"].get<std::string>() + ": " + describe(args);
     EXPECT_EQ(r.signal, 0) << what << ": " << r.describe() << "\n" << r.err;
     EXPECT_NE(r.status, 3) << what << ": internal error\n" << r.err;
@@ -173,7 +185,7 @@ class Malformed : public ::testing::TestWithParam<size_t> {
     const fs::path scratch = prepare(c, "accepted");
     const std::vector<std::string> args = substitute(c["args"], c, scratch);
     const Snapshot before = snapshot(scratch);
-    const CliRun r = run_rbdref(args, (root_ / "capture").string());
+    const CliRun r = run(c, args);
     const std::string what = c["id"].get<std::string>() + ": " + describe(args);
     EXPECT_EQ(r.signal, 0) << what << ": " << r.describe();
     EXPECT_EQ(r.status, 0) << what << ": " << r.describe() << "\n" << r.err;

@@ -467,6 +467,16 @@ contacts_case("no_body", contact(lambda d: d.pop("link")), ["[0]", "missing fiel
 contacts_case("same_bodies", contact(lambda d: (d.pop("link"), d.update(bodies=["forearm", "forearm"]))), ["[0].bodies", "the same link"])
 contacts_case("welded_bodies", contact(lambda d: (d.pop("link"), d.update(bodies=["forearm", "hand"]))),
               ["[0]", "rigidly attached"], command="convert")
+SPHERE = {"center": [0, 0, "-0.2"], "radius": "0.4"}
+contacts_case("sphere_and_normal", contact(lambda d: d.update(radius="0.1", surface_sphere=dict(SPHERE, side="inside"))),
+              ["[0]", "surface_sphere", "not both"])
+contacts_case("sphere_without_radius", contact(lambda d: (d.pop("normal"), d.update(surface_sphere={"center": [0, 0, 0]}))),
+              ["[0].surface_sphere.radius", "missing field"])
+contacts_case("sphere_side_word", contact(lambda d: (d.pop("normal"), d.update(surface_sphere=dict(SPHERE, side="above")))),
+              ["[0].surface_sphere.side", "expected \"outside\""])
+contacts_case("sphere_inside_too_small", contact(lambda d: (d.pop("normal"), d.update(radius="0.5", surface_sphere=dict(SPHERE, side="inside")))),
+              ["[0].surface_sphere.radius", "R greater than B's radius"])
+contacts_case("negative_radius", contact(lambda d: d.update(radius=-1)), ["[0].radius", "\u2265 0"])
 contacts_case("world_successor", contact(lambda d: (d.pop("link"), d.update(bodies=["forearm", None]))), ["[0].bodies[1]", "not the world"])
 contacts_case("duplicate_name", json.dumps([GOOD_CONTACT, GOOD_CONTACT]) + "\n", ["[1].name", "duplicate contact name 'tip'"])
 contacts_case("misspelt_key", contact(lambda d: d.update(frictoin=0.5)), ["[0].frictoin", "unknown field"])
@@ -601,6 +611,174 @@ opt_case("no_command", [], ["subcommand is required"])
 opt_case("unknown_command", ["simulat"] + PEND_ARGS, ["unknown command 'simulat'"], note="used to say 'A subcommand is required'")
 opt_case("eval_without_state", ["eval"] + PEND_ARGS + EVAL_OUT, ["--state is required"])
 
+# ---- round two: special files, bounded reads, NUL, markup in names, standard output, leftovers --------
+
+# Inputs are regular files: a FIFO with no writer is refused at once (it used to hang forever), a
+# device too. The FIFO is made by the test (setup "fifo").
+FIFO = lambda name: [{"path": name, "fifo": True}]
+opt_case("fifo_model", ["convert", "{scratch}/p.urdf", "--out", "{scratch}/o.json"], ["p.urdf", "expected a regular file, got a FIFO"],
+         setup=FIFO("p.urdf"), note="used to hang forever")
+opt_case("fifo_state", ["eval", "{support}/robot.json", "--state", "{scratch}/p.json"] + EVAL_OUT, ["p.json", "got a FIFO"],
+         setup=FIFO("p.json"), note="used to hang forever")
+opt_case("fifo_fixture", ["compare", "{scratch}/p.json", "{support}/good.engine.json", "--report", "{scratch}/r.json"], ["p.json", "got a FIFO"],
+         setup=FIFO("p.json"))
+opt_case("fifo_engine_output", ["check", "{scratch}/p.json"], ["p.json", "got a FIFO"], setup=FIFO("p.json"))
+opt_case("fifo_loops", ["eval", "{support}/robot.urdf", "--loops", "{scratch}/p.json", "--state", "{support}/arm_state.json"] + EVAL_OUT,
+         ["p.json", "got a FIFO"], setup=FIFO("p.json"))
+opt_case("fifo_contacts", ["convert", "{support}/robot.urdf", "--contacts", "{scratch}/p.json", "--out", "{scratch}/o.json"],
+         ["p.json", "got a FIFO"], setup=FIFO("p.json"))
+opt_case("fifo_manifest", ["audit", "--data", "{scratch}/data", "--out", "{scratch}/audit-out"], ["manifest.json", "got a FIFO"],
+         setup=[{"path": "data/models/manifest.json", "fifo": True}])
+opt_case("fifo_baseline", ["audit", "--models", "double_pendulum", "--baseline", "{scratch}/p.json", "--out", "{scratch}/audit-out"],
+         ["p.json", "got a FIFO"], setup=FIFO("p.json"))
+opt_case("fifo_audit_json", ["html", "{scratch}/p.json", "--out", "{scratch}/r.html"], ["p.json", "got a FIFO"], setup=FIFO("p.json"))
+opt_case("dev_zero_model", ["convert", "/dev/zero", "--out", "{scratch}/o.json"], ["/dev/zero", "expected a regular file, got a device"],
+         note="used to read 2 GB in a few seconds")
+opt_case("dev_urandom_state", ["eval", "{support}/robot.json", "--state", "/dev/urandom"] + EVAL_OUT, ["/dev/urandom", "got a device"])
+
+# Reads are bounded (RBDREF_MAX_INPUT_BYTES here, to keep the files small), gzip as it inflates.
+LIMIT = {"RBDREF_MAX_INPUT_BYTES": "100000"}
+case("bounded-model_over_the_limit", "model", ["convert", "{support}/robot.json", "--out", "{scratch}/o.json"],
+     ["robot.json", "more than the input limit of 500", "RBDREF_MAX_INPUT_BYTES"], also=[], env={"RBDREF_MAX_INPUT_BYTES": "500"})
+import gzip as _gzip
+bomb = write("bounded/zeros.json.gz", _gzip.compress(b"\0" * 1000000, 9, mtime=0))
+case("bounded-gzip_bomb_model", "model", ["convert", "{file}", "--out", "{scratch}/o.json"],
+     ["zeros.json.gz", "gzip content larger than the input limit of 100000"], file=bomb, also=[], env=LIMIT,
+     note="a 1 MB gzip inflating to 1 GiB used to take 2.1 GB")
+case("bounded-gzip_bomb_state", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
+     ["zeros.json.gz", "larger than the input limit"], file=bomb, also=[], env=LIMIT)
+case("bounded-gzip_bomb_fixture", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/r.json"],
+     ["zeros.json.gz", "larger than the input limit"], file=bomb, also=[], env=LIMIT)
+case("bounded-limit_not_a_number", "options", ["convert", "{support}/robot.json", "--out", "{scratch}/o.json"],
+     ["RBDREF_MAX_INPUT_BYTES"], also=[], env={"RBDREF_MAX_INPUT_BYTES": "lots"})
+rel = write("bounded/robot.json.gz", _gzip.compress(dumps(ROBOT).encode(), 9, mtime=0))
+case("accepted-gzip_model_json", "model", ["eval", "{file}", "--state", "{support}/state.json"] + EVAL_OUT, None, file=rel, exit=0,
+     outputs=["out.json"], note="a gzip-compressed model used to be refused by every command, though every JSON document is read through gzip")
+
+# The memory guard: a model refused before anything is allocated (a 10^4-body chain used to pass
+# 4 GB in 3 s and be killed), with the estimate, the limit and what to do.
+case("memory-over_max_memory", "model", ["eval", "{support}/robot.json", "--state", "{support}/state.json", "--max-memory", "1M"] + EVAL_OUT,
+     ["robot.json", "needs about", "more than the memory limit of", "--max-memory 1M", "--precision double"], also=[])
+case("memory-env_limit_fixture", "model", ["fixture", "{support}/robot.json", "--samples", "2", "--out", "{scratch}/f.json"],
+     ["robot.json", "RBDREF_MAX_MEMORY=2M", "samples at once"], also=[], env={"RBDREF_MAX_MEMORY": "2M"})
+case("memory-max_memory_malformed", "options", ["eval", "{support}/robot.json", "--state", "{support}/state.json", "--max-memory", "8X"] + EVAL_OUT,
+     ["--max-memory", "'8X'"], also=[])
+case("memory-audit_model", "options", ["audit", "--model", "{support}/robot.json", "--max-memory", "1M", "--out", "{scratch}/audit-out"],
+     ["robot.json", "needs about"], also=[])
+
+# NUL and characters XML does not allow: an error naming the field or line, not a shorter value.
+t = sub(URDF, '<mass value="0.8"/>', '<mass value="0.8&#0;junk"/>')
+urdf_case("char_ref_nul", t, ["line %d" % line_of(t, "&#0;"), "&#0;", "character reference"], note="used to be read as mass 0.8")
+t = sub(URDF, '<link name="upper">', '<link name="up&#x1;per">')
+urdf_case("char_ref_control", t, ["line %d" % line_of(t, "&#x1;"), "&#x1;"])
+t = sub(URDF, '<link name="hand"/>', '<link name="hand"/>\n  <!-- \0 -->')
+urdf_case("raw_nul", t, ["line %d" % line_of(t, "\0"), "NUL byte"])
+urdf_case("second_root", URDF + '<robot name="again"/>\n', ["line %d" % (URDF.count("\n") + 1), "expected one root element", "<robot>"],
+          note="the second root used to be ignored")
+model_case("nul_in_name", robot(lambda d: d["bodies"][1].update(name="upper\u0000junk")), ["bodies[1].name", "U+0000"])
+state_case("nul_in_key", json.dumps({"q": {"base_free": [1, 0, 0, 0, 0, 0, 0.5], "shoulder\u0000": 0.3, "elbow": -0.7}}) + "\n",
+           ["q.shoulder\\u0000", "U+0000"])
+manifest_case("nul_in_file", man(lambda d: d["models"][0].update(file="pendulum.urdf\u0000junk")), ["models[0].file", "U+0000"],
+              note="used to load pendulum.urdf")
+engine_case("nul_in_engine", eo(lambda d: d.update(engine="mujoco\u0000")), ["engine", "U+0000"])
+loops_case("nul_in_name", loop(lambda d: d.update(name="clo\u0000sure")), ["[0].name", "U+0000"])
+
+# Fields the readers used to take on trust.
+fixture_case("generator_samples_word", fx(lambda d: d["generator"].update(samples="abc")), ["generator.samples", "expected the number of samples"])
+fixture_case("generator_samples_negative", fx(lambda d: d["generator"].update(samples=-1)), ["generator.samples", "-1"])
+fixture_case("generator_samples_fraction", fx(lambda d: d["generator"].update(samples=1.5)), ["generator.samples", "1.5"])
+fixture_case("generator_samples_beyond_32_bits", fx(lambda d: d["generator"].update(samples=4294967297)), ["generator.samples", "4294967297"])
+fixture_case("generator_samples_disagree", fx(lambda d: d["generator"].update(samples=len(d["samples"]) + 1)),
+             ["generator.samples", "expected the number of samples in the file, %d" % len(GOOD_FX["samples"])])
+fixture_case("sample_kind_unknown", fx(lambda d: d["samples"][0].update(kind="lucky")), ["samples[0].kind", "\"lucky\""])
+fixture_case("qdd_beside_not_positive_definite", fx(lambda d: d["samples"][0].update(positive_definite=False)),
+             ["samples[0].outputs.qdd", "positive_definite: false"])
+
+GOOD_AUDIT = {"format": "rbdref.audit", "version": 1, "passed": True,
+              "runs": [{"engine": "mujoco", "model": "m", "status": "passed", "report_index": 0}],
+              "models": [{"name": "m", "samples": [{"id": "s000", "kind": "home", "kappa": 12.5}, {"id": "s001", "kind": "near_singular", "kappa": "inf"}]}],
+              "reports": [{"engine": {"name": "mujoco"}, "model": {"name": "m"}, "quantities": [], "samples": []}]}
+
+
+def audit_json_case(id, doc, message):
+    rel = case_file("audit_json", id, doc)
+    case("audit_json-" + id, "audit", ["html", "{file}", "--out", "{scratch}/r.html"], [base(rel)] + message, file=rel, also=[])
+
+
+def aud(edit):
+    return edited(GOOD_AUDIT, edit)
+
+
+audit_json_case("version_0", aud(lambda d: d.update(version=0)), ["version", "expected 1, got 0"])
+audit_json_case("version_99", aud(lambda d: d.update(version=99)), ["version", "got 99"])
+audit_json_case("version_missing", aud(lambda d: d.pop("version")), ["version", "missing field"])
+audit_json_case("models_missing", aud(lambda d: d.pop("models")), ["models", "expected an array"])
+audit_json_case("kappa_word", aud(lambda d: d["models"][0]["samples"][0].update(kappa="abc")), ["models[0].samples[0].kappa", "\"abc\""])
+audit_json_case("kappa_null", aud(lambda d: d["models"][0]["samples"][0].update(kappa=None)), ["models[0].samples[0].kappa", "null"])
+audit_json_case("report_index_negative", aud(lambda d: d["runs"][0].update(report_index=-1)), ["runs[0].report_index", "-1"])
+audit_json_case("report_index_word", aud(lambda d: d["runs"][0].update(report_index="abc")), ["runs[0].report_index", "\"abc\""])
+audit_json_case("report_index_2_64", aud(lambda d: d["runs"][0].update(report_index=18446744073709551616)), ["runs[0].report_index"])
+audit_json_case("report_index_past_the_end", aud(lambda d: d["runs"][0].update(report_index=1)), ["runs[0].report_index", "got 1"])
+audit_json_case("status_unknown", aud(lambda d: d["runs"][0].update(status="great")), ["runs[0].status", "\"great\""])
+rel = case_file("audit_json", "accepted_minimal", GOOD_AUDIT)
+case("accepted-audit_json_minimal", "audit", ["html", "{file}", "--out", "{scratch}/r.html"], None, file=rel, exit=0, outputs=["r.html"])
+
+# Standard output that fails (a full disk, a closed descriptor) is exit 2 with the output named.
+for cmd, args in [("eval", ["eval", "{support}/robot.json", "--state", "{support}/state.json", "--out", "-"]),
+                  ("convert", ["convert", "{support}/robot.urdf", "--out", "-"]),
+                  ("fixture", ["fixture", "{support}/pendulum.urdf", "--samples", "1", "--out", "-"]),
+                  ("check", ["check", "{support}/good.engine.json", "--report", "-"]),
+                  ("compare", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "-"]),
+                  ("upgrade", ["upgrade", "{support}/good.fixture.json", "--out", "-"])]:
+    for to in ("full", "closed"):
+        case("stdout-%s_%s" % (to, cmd), "options", args, ["standard output", "the output is lost"], also=[], stdout=to,
+             note="used to exit 0 with the output lost" if cmd in ("eval", "convert") else None)
+# '-' is standard output for every output (a file named '-' used to be made).
+opt_case_ok0 = lambda id, args: case("accepted-" + id, "options", args, None, exit=0, outputs=[])
+opt_case_ok0("fixture_out_dash", ["fixture", "{support}/pendulum.urdf", "--samples", "1", "--out", "-"])
+opt_case_ok0("upgrade_out_dash", ["upgrade", "{support}/good.fixture.json", "--out", "-"])
+opt_case_ok0("compare_report_dash", ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "-"])
+opt_case_ok0("check_report_dash", ["check", "{support}/good.engine.json", "--report", "-"])
+
+# Outputs left behind on exit 2: every output path checked before anything is written, and a
+# multi-file result staged and moved into place whole (io/staging.hpp).
+AUD = ["audit", "--models", "double_pendulum", "--engines", "kdl", "--out", "{scratch}/audit-out"]
+opt_case("audit_write_baseline_missing_folder", AUD + ["--write-baseline", "{scratch}/nodir/b.json"], ["nodir/b.json", "does not exist"],
+         note="audit.json, junit.xml and report.html used to be written before the exit 2")
+opt_case("audit_write_baseline_trailing_slash", AUD + ["--write-baseline", "{scratch}/b/"], ["b/", "ends in '/'"])
+opt_case("audit_write_baseline_long_name", AUD + ["--write-baseline", "{scratch}/" + "b" * 300 + ".json"], ["the file name has 305 bytes"])
+opt_case("convert_out_long_name", ["convert", "{support}/robot.urdf", "--out", "{scratch}/" + "m" * 250 + ".json"], ["the file name has 255 bytes"])
+opt_case("audit_model_that_cannot_be_sampled", ["audit", "--model", "{scratch}/loop.json", "--engines", "kdl", "--no-cache", "--out",
+                                                "{scratch}/out/audit"],
+         ["loop.json", "no sample start among 50 closed every loop"], setup=[{"path": "loop.json", "from": "accepted/loop_model_v2.json"}],
+         note="the output folders used to be left behind, empty")
+opt_case("convert_loops_and_contacts", ["convert", "{support}/robot.urdf", "--loops", "{scratch}/l.json", "--contacts", "{scratch}/c.json",
+                                        "--out", "{scratch}/o.json"],
+         ["c.json", "contacts on a model with loop joints are not supported"],
+         setup=[{"path": "l.json", "content": loop(lambda d: None)},
+                {"path": "c.json", "content": json.dumps([GOOD_CONTACT]) + "\n"}],
+         note="used to write a version-2 model that eval then refused")
+
+# Names that are markup, shell or neither in every format rbdref writes them into: MJCF for MuJoCo,
+# JUnit, HTML, file names. The audit runs MuJoCo on them and must pass (MuJoCo's echo matches).
+HOSTILE = {"base": "b\"a'se", "upper": "up<per>& ; $(touch pwned)", "forearm": "fore\u00e4rm \u95a2\u7bc0\ntwo lines",
+           "hand": "hand`x`", "shoulder": "sh\"oulder;\nrm", "elbow": "el'bow </failure>"}
+
+
+def attr(name):  # as a URDF attribute value writes it
+    return name.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "&#10;")
+
+
+t = URDF.replace('<robot name="malformed_corpus_arm">', '<robot name="%s">' % attr('arm "q" <b> & $(id)'))
+for old, new in HOSTILE.items():
+    for pattern in ('link="%s"', '<link name="%s"', 'joint name="%s"'):
+        t = t.replace(pattern % old, pattern % attr(new))
+rel = write("accepted/markup_names.urdf", t)
+case("accepted-markup_names_convert", "urdf", ["convert", "{file}", "--out", "{scratch}/model.json"], None, file=rel, exit=0, outputs=["model.json"])
+case("accepted-markup_names_audit", "urdf", ["audit", "--model", "{file}", "--engines", "mujoco,mujoco-js", "--samples", "2", "--no-cache",
+                                              "--out", "{scratch}/audit-out"], None, file=rel, exit=0, outputs=["audit-out"],
+     note="a double quote in a name used to break the MJCF written for MuJoCo")
+
 # ---- accepted edge cases (exit 0) ------------------------------------------------------------------
 
 BOM = b"\xef\xbb\xbf"
@@ -662,7 +840,7 @@ manifest = {
                      "{scratch}": "the scratch folder (outputs go there; nothing may appear or change in it on exit 2)"},
     "also": {"urdf": ["eval", "convert", "fixture"], "model": ["eval", "convert", "fixture"], "state": [],
              "fixture": ["compare-fixture"], "engine_output": ["compare-engine", "check"], "manifest": [], "options": [],
-             "loops": []},
+             "loops": [], "audit": []},
     "cases": cases,
     "accepted": accepted,
 }

@@ -1,0 +1,180 @@
+// Outputs that leave nothing behind and break nothing (io/cleanup.hpp, io/staging.hpp,
+// io/xml_escape.hpp), with the real command:
+//   - a run interrupted by SIGINT or SIGTERM once its work has started (its temporary or staging
+//     folder exists: an interruption in the first milliseconds would test nothing) ends by that
+//     signal and leaves no temporary, no staging folder and no folder it made;
+//   - the temporaries and staging folders of dead runs are removed by the next run that writes
+//     there; those of a live process are not;
+//   - a staged multi-file result appears whole, or not at all when one final path is read-only;
+//   - names that are markup or shell in every format: the audit runs MuJoCo on them, and its JUnit
+//     and HTML hold them escaped, read back by an XML parser.
+#include "io/files.hpp"
+#include "io/staging.hpp"
+#include "tests/cli_run.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <tinyxml2.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Outputs : public CliFolderTest {
+ protected:
+  static std::string src(const std::string& rel) { return std::string(::rbd::test::kSourceDir) + "/" + rel; }
+
+  // Every entry under dir_ other than the captured stdout.txt and stderr.txt.
+  std::vector<std::string> entries() const {
+    std::vector<std::string> v;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+      const std::string rel = fs::relative(e.path(), dir_).string();
+      if (rel != "stdout.txt" && rel != "stderr.txt") v.push_back(rel);
+    }
+    return v;
+  }
+  // Waits (at most 120 s) until an entry whose relative path starts with `prefix` exists.
+  bool wait_for(const std::string& prefix, pid_t pid) const {
+    for (int i = 0; i < 12000; ++i) {
+      for (const std::string& e : entries())
+        if (e.rfind(prefix, 0) == 0) return true;
+      int st = 0;
+      if (::waitpid(pid, &st, WNOHANG) == pid) return false;  // it ended before its work showed
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+};
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += "  " + x + "\n";
+  return s;
+}
+
+TEST_F(Outputs, InterruptedFixtureLeavesNoTemporary) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    const pid_t pid = start_rbdref({"fixture", src("fixtures/models/humanoid.urdf"), "--floating-base", "--samples", "20000", "--out",
+                                    path("f.json")},
+                                   dir_.string(), "", StdoutTo::Capture, 600);
+    ASSERT_TRUE(wait_for("f.json.tmp.", pid)) << "the fixture's temporary never appeared:\n" << joined(entries());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // samples being written
+    ::kill(pid, sig);
+    const CliRun r = wait_rbdref(pid, dir_.string());
+    EXPECT_EQ(r.signal, sig) << r.describe() << "\n" << r.err;
+    EXPECT_TRUE(entries().empty()) << "left behind after signal " << sig << ":\n" << joined(entries());
+  }
+}
+
+TEST_F(Outputs, InterruptedAuditLeavesNothingBehind) {
+  // The fixture of 400 humanoid samples is made in the stage, under folders the audit makes.
+  const pid_t pid = start_rbdref({"audit", "--model", src("fixtures/models/humanoid.urdf"), "--floating-base", "--samples", "400",
+                                  "--no-cache", "--no-baseline", "--out", path("a/b")},
+                                 dir_.string(), "", StdoutTo::Capture, 600);
+  ASSERT_TRUE(wait_for("a/b/.rbdref-stage.", pid)) << joined(entries());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ::kill(pid, SIGTERM);
+  const CliRun r = wait_rbdref(pid, dir_.string());
+  EXPECT_EQ(r.signal, SIGTERM) << r.describe() << "\n" << r.err;
+  EXPECT_TRUE(entries().empty()) << joined(entries());
+}
+
+TEST_F(Outputs, StaleTemporariesOfDeadRunsAreRemovedByTheNextRun) {
+  // A process id that is certainly dead: a child that has exited and been reaped.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);
+  // Alive: the process that started this test (this process's own id is the stage's name here).
+  const std::string alive = std::to_string(::getppid());
+  write("m.json.tmp." + std::to_string(dead), "half a model");
+  write("m.json.tmp." + alive, "another run's, still writing");
+  fs::create_directories(path("out/.rbdref-stage." + std::to_string(dead) + "/mujoco"));
+  write("out/.rbdref-stage." + std::to_string(dead) + "/mujoco/x.json", "{}");
+  fs::create_directories(path("out/.rbdref-stage." + alive));
+
+  CliRun r = run("convert " + src("fixtures/models/double_pendulum.urdf") + " --out " + path("m.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(fs::exists(path("m.json.tmp." + std::to_string(dead))));
+  EXPECT_TRUE(fs::exists(path("m.json.tmp." + alive)));
+
+  {  // A staged folder on out/ removes the dead run's stage, not the live one's.
+    StagedFolder stage(path("out"));
+    write_file_atomic(stage.path(path("out/r.json")), "{}\n");
+    stage.commit();
+  }
+  EXPECT_FALSE(fs::exists(path("out/.rbdref-stage." + std::to_string(dead))));
+  EXPECT_TRUE(fs::exists(path("out/.rbdref-stage." + alive)));
+  EXPECT_TRUE(fs::exists(path("out/r.json")));
+}
+
+TEST_F(Outputs, StagedFolderAppearsWholeOrNotAtAll) {
+  {  // Committed: every file in place, folders made, the stage gone.
+    StagedFolder stage(path("res"));
+    write_file_atomic(stage.path(path("res/a.json")), "a1\n");
+    make_dir(stage.path(path("res/sub")));
+    write_file_atomic(stage.path(path("res/sub/b.json")), "b1\n");
+    EXPECT_FALSE(fs::exists(path("res/a.json")));  // not before the commit
+    stage.commit();
+  }
+  EXPECT_EQ(slurp(path("res/a.json")), "a1\n");
+  EXPECT_EQ(slurp(path("res/sub/b.json")), "b1\n");
+  EXPECT_EQ(entries().size(), 4u) << joined(entries());  // res, res/a.json, res/sub, res/sub/b.json
+
+  // One final file read-only: the commit refuses before anything is replaced.
+  fs::permissions(path("res/sub/b.json"), fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  {
+    StagedFolder stage(path("res"));
+    write_file_atomic(stage.path(path("res/a.json")), "a2\n");
+    stage.make_folder(path("res/sub"));
+    write_file_atomic(stage.path(path("res/sub/b.json")), "b2\n");
+    EXPECT_THROW(stage.commit(), InputError);
+  }
+  EXPECT_EQ(slurp(path("res/a.json")), "a1\n");
+  EXPECT_EQ(slurp(path("res/sub/b.json")), "b1\n");
+  EXPECT_EQ(entries().size(), 4u) << joined(entries());
+
+  // Abandoned (an error on the way): the stage and the folders it made are gone.
+  try {
+    StagedFolder stage(path("new/deeper"));
+    write_file_atomic(stage.path(path("new/deeper/x.json")), "x\n");
+    throw InputError("x", "", "an error on the way");
+  } catch (const InputError&) {
+  }
+  EXPECT_FALSE(fs::exists(path("new"))) << joined(entries());
+}
+
+#ifdef RBDREF_HAVE_MUJOCO
+// Names holding " ' < > & ; $( ) ` , newlines and non-ASCII (valid in URDF and JSON): MuJoCo loads
+// the MJCF rbdref writes for it (the run passes, its model echo matches), and the JUnit and HTML
+// reports hold them escaped (a double quote in a name used to break MuJoCo's parse).
+TEST_F(Outputs, MarkupInNamesBreaksNoEngineAndNoReport) {
+  const std::string model = src("tests/data/malformed/accepted/markup_names.urdf");
+  const CliRun r = run("audit --model " + model + " --engines mujoco --samples 2 --no-cache --out " + path("a"));
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  const std::string robot = "arm \"q\" <b> & $(id)";
+  tinyxml2::XMLDocument junit;
+  ASSERT_EQ(junit.LoadFile(path("a/junit.xml").c_str()), tinyxml2::XML_SUCCESS) << junit.ErrorStr();
+  bool named = false;
+  for (const tinyxml2::XMLElement* s = junit.RootElement()->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite"))
+    named = named || std::string(s->Attribute("name") ? s->Attribute("name") : "").find(robot) != std::string::npos;
+  EXPECT_TRUE(named) << slurp(path("a/junit.xml")).substr(0, 2000);
+  const std::string html = slurp(path("a/report.html"));
+  for (const char* raw : {"up<per>", "</failure>", "<b> &"}) EXPECT_EQ(html.find(raw), std::string::npos) << raw;
+  const std::string report = slurp(path("a/mujoco/markup_names.report.json"));
+  EXPECT_NE(report.find("\"status\": \"match\""), std::string::npos) << report.substr(0, 3000);
+}
+#endif
+
+}  // namespace
+}  // namespace rbd::test
