@@ -194,6 +194,8 @@ AuditPlan plan_audit(const AuditOptions& o) {
     throw InputError("--engines", "", "expected a comma-separated list of engine names, got nothing (omit --engines for every engine)");
   if (o.models_given && split_list(o.models).empty())
     throw InputError("--models", "", "expected a comma-separated list of model names, got nothing (omit --models for every model)");
+  if (o.out == "-")
+    throw InputError("--out", "", "expected a folder (the audit writes several files there); '-' (standard output) cannot hold them");
   // Paths under --out and --data are written into audit.json.
   for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--out", o.out}, {"--data", o.data}})
     if (first_invalid_utf8(path) != std::string::npos)

@@ -24,6 +24,8 @@
 #include "fixtures/fixture.hpp"
 #include "reports/compare.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -150,6 +152,10 @@ ModelDesc without_body(const ModelDesc& d, int k) {
 int run_hunt(const HuntOptions& o) {
   if (!(o.budget > 0) || o.budget > 86400) throw InputError("--budget", "", "expected seconds from 1 to 86400");
   if (o.max_findings < 1) throw InputError("--max-findings", "", "expected a positive integer");
+  if (o.out == "-")
+    throw InputError("--out", "", "expected a folder for the reproducers ('-' is standard output, where the summary goes already)");
+  if (struct stat st; ::stat(o.out.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    throw InputError(o.out, "", "is not a folder; hunt writes its reproducers there");
   std::unique_ptr<EngineAdapter> adapter;
   std::string names;
   for (auto& a : available_adapters()) {
