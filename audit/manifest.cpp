@@ -9,7 +9,7 @@ namespace rbd::audit {
 // are refused, a name must be a safe file name (it names output files) and unique, a seed is an
 // unsigned 64-bit integer, samples 1 to 100000.
 std::vector<ManifestEntry> read_manifest(const std::string& path) {
-  const json doc = read_json_file(path);
+  const json doc = read_json_file(path, kSmallInput);
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != "rbdref.manifest")
     throw InputError(path, "format", "expected \"rbdref.manifest\"");
   if (!doc.contains("version") || doc["version"] != 1) throw InputError(path, "version", "expected 1");

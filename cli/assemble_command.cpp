@@ -88,7 +88,7 @@ int run_assemble(const AssembleOptions& o) {
   if (layout.nc == 0)
     throw InputError(o.model, "loop_joints",
                      "the model has no loop joints: there is nothing to assemble (give the loops with --loops LOOPS.json)");
-  const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
+  const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
   Result r;
   try {

@@ -28,7 +28,7 @@ int run_eval(const EvalOptions& o) {
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
   check_model_memory(lm, *p, o.mo.max_memory);
-  const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
+  const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
   if (o.impact && layout.contacts.empty())
     throw InputError("--impact", "", "needs contacts (a contacts file with --contacts, or a version-2 model with contacts)");

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <csignal>
 #include <string>
 #include <utility>
@@ -158,6 +159,11 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const rbd::ModelError& e) {  // a model problem met past the loader (a precision's range)
     std::cerr << "rbdref: error: model: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {  // past the memory guard and the input bounds: a limit set lower still
+    std::cerr << "rbdref: error: out of memory: the input or the model needs more memory than this process may have "
+                 "(ulimit -v, the container's limit); lower RBDREF_MAX_INPUT_BYTES or --max-memory so that rbdref refuses "
+                 "it up front, or give the process more memory\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "rbdref: internal error: " << e.what() << "\n";

@@ -120,7 +120,7 @@ int run_simulate(const SimulateOptions& o) {
       throw InputError(c.file.empty() ? o.model : c.file, c.where + ".friction",
                        "contact '" + c.name + "' has friction: the table 11.1 procedure is frictionless (its LCP, eq. 11.42); "
                        "a sticking impact (eq. 11.72) between frictionless motions would be neither model");
-  const StateDesc state = read_state(read_json_file(o.state), o.state, layout);
+  const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
   Result r;
   try {

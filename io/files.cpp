@@ -21,10 +21,9 @@
 
 namespace rbd {
 
-std::size_t max_input_bytes() {
-  constexpr std::size_t kDefault = std::size_t(1) << 30;  // 1 GiB
+std::size_t max_input_bytes(std::size_t kind_bound) {
   const char* env = std::getenv("RBDREF_MAX_INPUT_BYTES");
-  if (!env || !*env) return kDefault;
+  if (!env || !*env) return kind_bound;
   char* end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(env, &end, 10);
@@ -33,7 +32,7 @@ std::size_t max_input_bytes() {
   return static_cast<std::size_t>(v);
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::size_t kind_bound) {
   // Input file names are written into the JSON outputs (eval's model.file, a fixture's source).
   if (first_invalid_utf8(path) != std::string::npos)
     throw InputError(path, "", "expected a file name in UTF-8 (input file names are written into the JSON outputs); rename the file");
@@ -45,7 +44,7 @@ std::string read_text_file(const std::string& path) {
   if (!S_ISREG(st.st_mode))
     throw InputError(path, "", std::string("expected a regular file, got ") +
                                    (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device"));
-  const std::size_t limit = max_input_bytes();
+  const std::size_t limit = max_input_bytes(kind_bound);
   if (static_cast<unsigned long long>(st.st_size) > limit)
     throw InputError(path, "", "the file has " + std::to_string(st.st_size) + " bytes, more than the input limit of " +
                                    std::to_string(limit) + " (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");

@@ -13,13 +13,19 @@
 
 namespace rbd {
 
+// The bound on an input document, as read and after gzip decompression, by what the document can
+// legitimately be (docs/formats.md, "Inputs are bounded"): the environment's RBDREF_MAX_INPUT_BYTES
+// for every kind when it is set (a positive integer; anything else is InputError), else
+//   kLargeInput   1 GiB    fixtures, engine outputs, audit.json, baselines (n² values per sample)
+//   kModelInput   64 MiB   models (a 10⁴-body URDF is ~5 MB)
+//   kSmallInput   16 MiB   states, loops and contacts files, manifests (n values)
+constexpr std::size_t kLargeInput = std::size_t(1) << 30, kModelInput = std::size_t(64) << 20, kSmallInput = std::size_t(16) << 20;
+std::size_t max_input_bytes(std::size_t kind_bound = kLargeInput);
+
 // Reads a whole text file; InputError if it cannot be read, if its name is not UTF-8, if it is not
 // a regular file (a FIFO, device or socket is refused at once), or if it is larger than
-// max_input_bytes().
-std::string read_text_file(const std::string& path);
-// The bound on any input document, as read and after gzip decompression: 1 GiB, or the
-// environment's RBDREF_MAX_INPUT_BYTES (a positive integer; anything else is InputError).
-std::size_t max_input_bytes();
+// max_input_bytes(kind_bound).
+std::string read_text_file(const std::string& path, std::size_t kind_bound = kLargeInput);
 
 // Writes `content` to `path` atomically: a temporary file in the same folder, then rename.
 // Throws InputError on failure, leaving no partial file behind and the old file untouched.

@@ -141,8 +141,8 @@ bool is_gzip(const std::string& data) {
   return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-std::string gunzip(const std::string& data, const std::string& path) {
-  const size_t kLimit = max_input_bytes();  // a bomb is refused as it inflates, not after
+std::string gunzip(const std::string& data, const std::string& path, std::size_t kind_bound) {
+  const size_t kLimit = max_input_bytes(kind_bound);  // a bomb is refused as it inflates, not after
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw InputError(path, "", "cannot start gzip decompression (zlib)");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));

@@ -21,7 +21,8 @@ struct GzipLayout {
   int threads = 0;
 };
 std::string gzip_compress(const std::string& data, const GzipLayout& layout = {});
-std::string gunzip(const std::string& data, const std::string& path);
+// Refused (InputError naming path) once the inflated text passes max_input_bytes(kind_bound).
+std::string gunzip(const std::string& data, const std::string& path, std::size_t kind_bound = std::size_t(1) << 30);
 bool is_gzip(const std::string& data);
 
 }  // namespace rbd

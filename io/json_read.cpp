@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <new>
 #include <set>
 #include <vector>
 
@@ -121,9 +122,14 @@ json parse_json_text(const std::string& raw, const std::string& file) {
   }
 }
 
-json read_json_file(const std::string& path) {
-  const std::string text = read_text_file(path);
-  return parse_json_text(is_gzip(text) ? gunzip(text, path) : text, path);
+json read_json_file(const std::string& path, std::size_t kind_bound) {
+  try {
+    const std::string text = read_text_file(path, kind_bound);
+    return parse_json_text(is_gzip(text) ? gunzip(text, path, kind_bound) : text, path);
+  } catch (const std::bad_alloc&) {  // within the bound, beyond what this process may allocate
+    throw InputError(path, "", "out of memory reading it (the process may not have what a document this large needs: ulimit -v, "
+                               "a container's limit); lower RBDREF_MAX_INPUT_BYTES to refuse such files up front, or give it more memory");
+  }
 }
 
 Num json_num(const json& j, const std::string& file, const std::string& field, bool beyond_double) {

@@ -30,7 +30,8 @@ void known_fields(const json& obj, const std::vector<const char*>& keys, const s
 
 // Reads and parses a JSON file; InputError on a missing file, a syntax error (with position), a
 // number out of the range of a double, or a key given twice in one object.
-json read_json_file(const std::string& path);
+// kind_bound: files.hpp's bound for the document's kind (kLargeInput, kModelInput, kSmallInput).
+json read_json_file(const std::string& path, std::size_t kind_bound = std::size_t(1) << 30);
 // The same for text already read (`file` names it in messages). A UTF-8 byte-order mark is skipped.
 json parse_json_text(const std::string& text, const std::string& file);
 

@@ -100,9 +100,9 @@ LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
   LoadedModel lm;
   lm.file = path;
   lm.inertia = opt.inertia;
-  std::string text = read_text_file(path);
+  std::string text = read_text_file(path, kModelInput);
   // A gzip-compressed model (JSON or URDF) is read as its text, which the hash identifies.
-  if (is_gzip(text)) text = gunzip(text, path);
+  if (is_gzip(text)) text = gunzip(text, path, kModelInput);
   lm.sha256 = sha256_hex(text);
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // UTF-8 byte-order mark
   if (text.compare(0, 2, "\xFF\xFE") == 0 || text.compare(0, 2, "\xFE\xFF") == 0)

@@ -124,7 +124,7 @@ std::pair<const json*, std::string> file_entries(const json& doc, const std::str
 template <class Desc, class Read>
 std::vector<Desc> read_entries_file(const std::string& path, const ModelDesc& d, const char* key, const std::string& what,
                                     Read read) {
-  const json doc = read_json_file(path);
+  const json doc = read_json_file(path, kSmallInput);
   const auto [arr, where] = file_entries(doc, path, key, what);
   std::vector<Desc> out = read(*arr, d, path, where, LoopSyntax::LoopsFile);
   for (Desc& x : out) x.file = path;

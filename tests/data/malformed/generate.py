@@ -649,6 +649,13 @@ case("bounded-gzip_bomb_state", "state", ["eval", "{support}/robot.json", "--sta
      ["zeros.json.gz", "larger than the input limit"], file=bomb, also=[], env=LIMIT)
 case("bounded-gzip_bomb_fixture", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/r.json"],
      ["zeros.json.gz", "larger than the input limit"], file=bomb, also=[], env=LIMIT)
+# Without the environment, each kind has its own bound: a state past 16 MiB, a model past 64 MiB.
+rel = write("bounded/state_17MiB.json.gz", _gzip.compress(b" " * (17 << 20), 9, mtime=0))
+case("bounded-state_kind_bound", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
+     ["state_17MiB.json.gz", "larger than the input limit of 16777216"], file=rel, also=[])
+rel = write("bounded/model_65MiB.json.gz", _gzip.compress(b" " * (65 << 20), 9, mtime=0))
+case("bounded-model_kind_bound", "model", ["convert", "{file}", "--out", "{scratch}/o.json"],
+     ["model_65MiB.json.gz", "larger than the input limit of 67108864"], file=rel, also=[])
 case("bounded-limit_not_a_number", "options", ["convert", "{support}/robot.json", "--out", "{scratch}/o.json"],
      ["RBDREF_MAX_INPUT_BYTES"], also=[], env={"RBDREF_MAX_INPUT_BYTES": "lots"})
 rel = write("bounded/robot.json.gz", _gzip.compress(dumps(ROBOT).encode(), 9, mtime=0))
