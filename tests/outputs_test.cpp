@@ -31,6 +31,9 @@ namespace {
 namespace fs = std::filesystem;
 
 class Outputs : public CliFolderTest {
+ public:
+  std::string folder() const { return dir_.string(); }
+
  protected:
   static std::string src(const std::string& rel) { return std::string(::rbd::test::kSourceDir) + "/" + rel; }
 
@@ -154,26 +157,33 @@ TEST_F(Outputs, StagedFolderAppearsWholeOrNotAtAll) {
   EXPECT_FALSE(fs::exists(path("new"))) << joined(entries());
 }
 
-#ifdef RBDREF_HAVE_MUJOCO
-// Names holding " ' < > & ; $( ) ` , newlines and non-ASCII (valid in URDF and JSON): MuJoCo loads
-// the MJCF rbdref writes for it (the run passes, its model echo matches), and the JUnit and HTML
-// reports hold them escaped (a double quote in a name used to break MuJoCo's parse).
-TEST_F(Outputs, MarkupInNamesBreaksNoEngineAndNoReport) {
-  const std::string model = src("tests/data/malformed/accepted/markup_names.urdf");
-  const CliRun r = run("audit --model " + model + " --engines mujoco --samples 2 --no-cache --out " + path("a"));
+// Names holding " ' < > & ; $( ) ` , newlines and non-ASCII (valid in URDF and JSON): the engine
+// loads the MJCF rbdref writes for it (the run passes, its model echo matches), and the JUnit and
+// HTML reports hold them escaped (a double quote in a name used to break MuJoCo's parse, and
+// MuJoCo-js with "memory access out of bounds").
+void expect_markup_names_audited(const Outputs& t, const std::string& engine) {
+  const std::string model = std::string(::rbd::test::kSourceDir) + "/tests/data/malformed/accepted/markup_names.urdf";
+  const std::string out = t.folder() + "/" + engine;
+  const CliRun r = run_rbdref(words("audit --model " + model + " --engines " + engine + " --samples 2 --no-cache --out " + out), t.folder());
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   const std::string robot = "arm \"q\" <b> & $(id)";
   tinyxml2::XMLDocument junit;
-  ASSERT_EQ(junit.LoadFile(path("a/junit.xml").c_str()), tinyxml2::XML_SUCCESS) << junit.ErrorStr();
+  ASSERT_EQ(junit.LoadFile((out + "/junit.xml").c_str()), tinyxml2::XML_SUCCESS) << junit.ErrorStr();
   bool named = false;
   for (const tinyxml2::XMLElement* s = junit.RootElement()->FirstChildElement("testsuite"); s; s = s->NextSiblingElement("testsuite"))
     named = named || std::string(s->Attribute("name") ? s->Attribute("name") : "").find(robot) != std::string::npos;
-  EXPECT_TRUE(named) << slurp(path("a/junit.xml")).substr(0, 2000);
-  const std::string html = slurp(path("a/report.html"));
+  EXPECT_TRUE(named) << slurp(out + "/junit.xml").substr(0, 2000);
+  const std::string html = slurp(out + "/report.html");
   for (const char* raw : {"up<per>", "</failure>", "<b> &"}) EXPECT_EQ(html.find(raw), std::string::npos) << raw;
-  const std::string report = slurp(path("a/mujoco/markup_names.report.json"));
+  const std::string report = slurp(out + "/" + engine + "/markup_names.report.json");
   EXPECT_NE(report.find("\"status\": \"match\""), std::string::npos) << report.substr(0, 3000);
 }
+
+#ifdef RBDREF_HAVE_MUJOCO
+TEST_F(Outputs, MarkupInNamesBreaksNeitherMujocoNorTheReports) { expect_markup_names_audited(*this, "mujoco"); }
+#endif
+#ifdef RBDREF_HAVE_MUJOCO_JS
+TEST_F(Outputs, MarkupInNamesBreaksNeitherMujocoJsNorTheReports) { expect_markup_names_audited(*this, "mujoco-js"); }
 #endif
 
 }  // namespace
