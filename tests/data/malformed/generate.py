@@ -749,17 +749,18 @@ opt_case_ok0("check_report_dash", ["check", "{support}/good.engine.json", "--rep
 
 # Outputs left behind on exit 2: every output path checked before anything is written, and a
 # multi-file result staged and moved into place whole (io/staging.hpp).
-AUD = ["audit", "--models", "double_pendulum", "--engines", "kdl", "--out", "{scratch}/audit-out"]
+# MuJoCo: the engine every build has (the sanitized one has no KDL or DART).
+AUD = ["audit", "--models", "double_pendulum", "--engines", "mujoco", "--out", "{scratch}/audit-out"]
 opt_case("audit_write_baseline_missing_folder", AUD + ["--write-baseline", "{scratch}/nodir/b.json"], ["nodir/b.json", "does not exist"],
          note="audit.json, junit.xml and report.html used to be written before the exit 2")
 opt_case("audit_write_baseline_trailing_slash", AUD + ["--write-baseline", "{scratch}/b/"], ["b/", "ends in '/'"])
 opt_case("audit_write_baseline_long_name", AUD + ["--write-baseline", "{scratch}/" + "b" * 300 + ".json"], ["the file name has 305 bytes"])
 opt_case("audit_out_dash", ["audit", "--models", "double_pendulum", "--out", "-"], ["--out", "expected a folder", "'-'"],
          note="used to write a folder named '-'")
-opt_case("hunt_out_dash", ["hunt", "--engine", "kdl", "--budget", "1", "--out", "-"], ["--out", "expected a folder"])
-opt_case("hunt_out_a_file", ["hunt", "--engine", "kdl", "--budget", "1", "--out", "{support}/robot.json"], ["robot.json", "is not a folder"])
+opt_case("hunt_out_dash", ["hunt", "--engine", "mujoco", "--budget", "1", "--out", "-"], ["--out", "expected a folder"])
+opt_case("hunt_out_a_file", ["hunt", "--engine", "mujoco", "--budget", "1", "--out", "{support}/robot.json"], ["robot.json", "is not a folder"])
 opt_case("convert_out_long_name", ["convert", "{support}/robot.urdf", "--out", "{scratch}/" + "m" * 250 + ".json"], ["the file name has 255 bytes"])
-opt_case("audit_model_that_cannot_be_sampled", ["audit", "--model", "{scratch}/loop.json", "--engines", "kdl", "--no-cache", "--out",
+opt_case("audit_model_that_cannot_be_sampled", ["audit", "--model", "{scratch}/loop.json", "--engines", "mujoco", "--no-cache", "--out",
                                                 "{scratch}/out/audit"],
          ["loop.json", "no sample start among 50 closed every loop"], setup=[{"path": "loop.json", "from": "accepted/loop_model_v2.json"}],
          note="the output folders used to be left behind, empty")
