@@ -149,12 +149,9 @@ void read_inputs(const AuditOptions& o, AuditPlan& plan) {
     if (!o.update_golden && file_exists(golden)) plan.goldens.back() = read_fixture_file(golden);
   }
   // The memory guard, before any fixture is made: bin50 checked at bin100, on the worker threads.
-  for (size_t k = 0; k < plan.loaded.size(); ++k) {
-    const Model<double> m = model_layout(plan.loaded[k].desc);
-    const std::string file = plan.models[k].user ? plan.models[k].file : plan.models_dir + "/" + plan.models[k].file;
-    check_memory(file, static_cast<std::uint64_t>(m.nv + m.nc) + m.contacts.size(), *Precision::parse("bin50"), o.max_memory,
-                 plan.goldens[k] ? 1 : default_threads());
-  }
+  for (size_t k = 0; k < plan.loaded.size(); ++k)
+    check_model_memory(plan.models[k].user ? plan.models[k].file : plan.models_dir + "/" + plan.models[k].file, plan.loaded[k].desc,
+                       *Precision::parse("bin50"), o.max_memory, plan.goldens[k] ? 1 : default_threads());
   std::vector<std::string> folders{o.out, o.out + "/fixtures"};
   std::vector<std::string> files{o.out + "/audit.json", o.out + "/junit.xml", o.out + "/report.html"};
   if (!o.write_baseline.empty()) files.push_back(o.write_baseline);

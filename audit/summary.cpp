@@ -82,7 +82,7 @@ std::string audit_summary(const AuditPlan& plan, const AuditResults& results, co
       n_known += v.known.empty() ? 0 : 1;
       n_reg += v.regressed() ? 1 : 0;
       n_found += v.found() ? 1 : 0;
-      if (!v.other_entry.empty() && (v.found() || !v.known.empty())) lines << "  note       " << tag << ": " << v.other_entry << "\n";
+      if (!v.other_entry.empty() && v.found()) lines << "  note       " << tag << ": " << v.other_entry << "\n";
       for (const std::string& x : v.regressions) lines << "  REGRESSION " << tag << ": " << x << "\n";
       for (const std::string& x : v.findings) lines << "  FINDING    " << tag << ": " << x << "\n";
       for (const std::string& x : v.improvements) n_imp++, lines << "  improved   " << tag << ": " << x << "\n";

@@ -121,4 +121,9 @@ void check_memory(const std::string& file, std::uint64_t n, const Precision& p, 
                                  ", or raise the limit with --max-memory SIZE or RBDREF_MAX_MEMORY (docs/formats.md)");
 }
 
+void check_model_memory(const std::string& file, const ModelDesc& desc, const Precision& p, const std::string& option, int concurrent) {
+  const Model<double> m = model_layout(desc);
+  check_memory(file, static_cast<std::uint64_t>(m.nv + m.nc) + m.contacts.size(), p, option, concurrent);
+}
+
 }  // namespace rbd

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "certify/precision.hpp"
+#include "io/model_io.hpp"
 
 #include <cstdint>
 #include <string>
@@ -32,6 +33,9 @@ std::uint64_t memory_limit(const std::string& option);
 // InputError(file, "", …) when the estimate exceeds the limit: how much, the limit and where it
 // comes from, and what to do (a smaller precision, with its estimate; --max-memory).
 void check_memory(const std::string& file, std::uint64_t n, const Precision& p, const std::string& option, int concurrent = 1);
+// check_memory for a model: n = its DoFs, loop rows and contacts; `file` names it in the message.
+void check_model_memory(const std::string& file, const ModelDesc& desc, const Precision& p, const std::string& option,
+                        int concurrent = 1);
 // "1.2 GiB", "340 MiB".
 std::string format_bytes(std::uint64_t b);
 

@@ -7,6 +7,7 @@
 // string with all the digits of P; the residuals before and after go to stderr. Exit status: 0
 // assembled, 1 Newton did not reach the tolerance (the file is still written: the best q found,
 // with its residual on stderr), 2 bad input.
+#include "certify/memory.hpp"
 #include "cli/commands.hpp"
 #include "certify/evaluate.hpp"
 #include "certify/precision.hpp"
@@ -84,7 +85,7 @@ int run_assemble(const AssembleOptions& o) {
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("assemble", lm);
   const Model<double> layout = model_layout(lm.desc);
-  check_model_memory(lm, *p, o.mo.max_memory);
+  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory);
   if (layout.nc == 0)
     throw InputError(o.model, "loop_joints",
                      "the model has no loop joints: there is nothing to assemble (give the loops with --loops LOOPS.json)");

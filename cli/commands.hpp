@@ -30,9 +30,6 @@ struct ModelOptions {
   LoadOptions load_options() const;  // InputError naming --inertia on a bad value
 };
 
-// The memory guard (certify/memory.hpp) on a loaded model at precision p, `concurrent` samples at
-// once: InputError naming the model file when it would not fit.
-void check_model_memory(const LoadedModel& lm, const Precision& p, const std::string& max_memory, int concurrent = 1);
 
 // Prints a loaded model's warnings to stderr, one per line, prefixed by the command name.
 void print_model_warnings(const char* command, const LoadedModel& lm);

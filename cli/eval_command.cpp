@@ -3,6 +3,7 @@
 // Reference values of one state (certify/evaluate.hpp) at precision P, certified against a wider
 // precision, plus the property checks (checks/properties.hpp) at P. Output: one JSON document
 // (format "rbdref.eval", docs/formats.md) on stdout, or written atomically to FILE.
+#include "certify/memory.hpp"
 #include "cli/commands.hpp"
 #include "reports/eval_document.hpp"
 
@@ -27,7 +28,7 @@ int run_eval(const EvalOptions& o) {
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
-  check_model_memory(lm, *p, o.mo.max_memory);
+  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory);
   const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
   check_angles_reducible(layout, state, *p, o.state);
   if (o.impact && layout.contacts.empty())

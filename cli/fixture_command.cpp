@@ -8,6 +8,7 @@
 // plain). With contacts (a
 // version-2 model's, or --contacts), each sample also carries the contact LCP's solution and the
 // impulsive step (docs/contact.md).
+#include "certify/memory.hpp"
 #include "cli/commands.hpp"
 #include "fixtures/fixture.hpp"
 
@@ -56,7 +57,7 @@ int run_fixture(const FixtureOptions& o) {
   check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", out_path}});
   check_output_path(out_path);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
-  check_model_memory(lm, *p, o.mo.max_memory, p->kind == Precision::Mpfr ? 1 : threads);
+  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory, p->kind == Precision::Mpfr ? 1 : threads);
   print_model_warnings("fixture", lm);
   // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
   // gzip-compressed (every reader of fixtures reads both).

@@ -2,7 +2,6 @@
 // Exit status: 0 ok, 1 discrepancies found, 2 bad input (message names file, field, expectation).
 #include "io/cleanup.hpp"
 #include "io/files.hpp"
-#include "certify/memory.hpp"
 #include "cli/commands.hpp"
 #include "io/io_util.hpp"
 #include "reference/numeric/mpfr_block_cache.hpp"
@@ -42,11 +41,6 @@ void ModelOptions::add_max_memory(CLI::App* sub) {
   sub->add_option("--max-memory", max_memory,
                   "Refuse a model whose estimated memory exceeds SIZE (bytes, or with K, M, G, T; default RBDREF_MAX_MEMORY, "
                   "else 3/4 of the physical memory)");
-}
-
-void check_model_memory(const LoadedModel& lm, const Precision& p, const std::string& max_memory, int concurrent) {
-  const Model<double> m = model_layout(lm.desc);
-  check_memory(lm.file, static_cast<std::uint64_t>(m.nv + m.nc) + m.contacts.size(), p, max_memory, concurrent);
 }
 
 LoadOptions ModelOptions::load_options() const {

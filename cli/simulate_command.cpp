@@ -9,6 +9,7 @@
 // active set, and the events, every number a decimal string with the digits of P. Exit status: 0
 // simulated, 1 the procedure stopped (an LCP without solution, dependent active normals; the file
 // holds the trajectory up to there and the reason), 2 bad input.
+#include "certify/memory.hpp"
 #include "cli/commands.hpp"
 #include "certify/evaluate.hpp"
 #include "certify/precision.hpp"
@@ -108,7 +109,7 @@ int run_simulate(const SimulateOptions& o) {
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("simulate", lm);
   const Model<double> layout = model_layout(lm.desc);
-  check_model_memory(lm, *p, o.mo.max_memory);
+  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory);
   if (lm.desc.contacts.empty())
     throw InputError(o.model, "contacts", "the model has no contacts: give them with --contacts CONTACTS.json (RBDA ch. 11)");
   for (const ContactDesc& c : lm.desc.contacts)
