@@ -21,6 +21,20 @@
 
 namespace rbd {
 
+namespace {
+
+// A path's folder ("." for a bare name, "/" at the root) and its last name.
+std::string folder_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+std::string name_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
 std::size_t max_input_bytes(std::size_t kind_bound) {
   const char* env = std::getenv("RBDREF_MAX_INPUT_BYTES");
   if (!env || !*env) return kind_bound;
@@ -67,8 +81,7 @@ void check_output_name(const std::string& path) {
   if (path.empty()) throw InputError(path, "", "expected an output file name");
   if (path == "-") return;
   if (path.back() == '/') throw InputError(path, "", "expected a file name, got a folder path (it ends in '/')");
-  const size_t slash = path.find_last_of('/');
-  const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  const std::string name = name_of(path);
   // The temporary beside it (NAME.tmp.PID) must fit the file system's limit on a name too.
   constexpr size_t kNameMax = NAME_MAX, kTmpSuffix = 16;  // ".tmp." + up to 10 digits, and one to spare
   if (name.size() + kTmpSuffix > kNameMax)
@@ -101,8 +114,7 @@ void check_output_path(const std::string& path) {
   } else if (errno != ENOENT) {
     throw InputError(path, "", "cannot check the output path (" + std::string(std::strerror(errno)) + ")");
   }
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string dir = folder_of(path);
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError(path, "", "the folder " + dir + " does not exist");
 }
@@ -141,9 +153,7 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
     return;
   }
   check_output_path(path);
-  const size_t slash = path.find_last_of('/');
-  remove_stale_temporaries(slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash),
-                           path.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp.");
+  remove_stale_temporaries(folder_of(path), name_of(path) + ".tmp.");
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   struct stat old;
   const bool replacing = ::stat(path.c_str(), &old) == 0;
@@ -190,10 +200,7 @@ std::string canonical_path(const std::string& path) {
   char buf[PATH_MAX];
   if (::realpath(path.c_str(), buf)) return buf;
   // Not there yet: the real folder + the name.
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (::realpath(dir.c_str(), buf)) return std::string(buf) + "/" + name;
+  if (::realpath(folder_of(path).c_str(), buf)) return std::string(buf) + "/" + name_of(path);
   return path;
 }
 
