@@ -9,6 +9,7 @@ PACKAGES=(
   libeigen3-dev            # dense linear algebra, templated on the scalar
   libboost-dev             # Boost.Multiprecision (cpp_bin_float, float128, mpfr_float)
   libmpfr-dev libgmp-dev   # backend of the run-time-precision scalar
+  libmpfi-dev              # MPFI: the interval scalar of the proofs (reference/numeric/interval.hpp)
   libgtest-dev libgmock-dev googletest
   librapidcheck-dev        # property tests (rapidcheck, rapidcheck_gtest targets)
   nlohmann-json3-dev       # JSON formats

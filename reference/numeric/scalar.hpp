@@ -87,6 +87,20 @@ class ScopedMpfrDigits {
   unsigned saved_;
 };
 
+// True for the interval scalar (reference/numeric/interval.hpp), whose comparisons cannot always
+// decide: the few steps that only check a point model (an eigenvalue solver on an inertia) are
+// skipped for it.
+template <class T>
+inline constexpr bool kIsInterval = false;
+
+// a < b where the answer only chooses among formulas that are all valid (the component to scale
+// an axis by, the coordinate axis to project off a direction): for the interval scalar the
+// midpoints choose (interval.hpp), since every choice yields an enclosure.
+template <class T>
+bool prefer_less(const T& a, const T& b) {
+  return a < b;
+}
+
 template <class T>
 T pi() {
   return boost::math::constants::pi<T>();
@@ -167,7 +181,8 @@ double to_double(const T& x) {
 //                         sin and sqrt cost 3-5 and 2.5 us at bin50 (9 and 7 at bin100), these
 //                         2.5 and 0.7 (7 and 1.5), ~0.7 and ~0.45 units of 2^-digits off the
 //                         exact values (measured against 2·digits + 20; the bound of the test is
-//                         2 units for the whole sin_cos).
+//                         2 units for the whole sin_cos). Beyond |θ| = 10^digits, where that
+//                         reduction is no longer exact enough, MPFR's (detail::sin_cos_by_mpfr).
 inline void sin_cos(double th, double& s, double& c) {
   s = std::sin(th);
   c = std::cos(th);
@@ -297,6 +312,62 @@ T sqrt_half_to_one(const T& a) {
 
 }  // namespace detail
 
+namespace detail {
+
+// y := the finite binary floating-point x exactly (y has precision ≥ x's bits + 64): x is scaled
+// into [1/2, 1) by its exponent, then split into doubles, each the nearest double to what is left
+// (the remainder x - d is exact in T), summed exactly in y, and scaled back.
+template <class T>
+void exact_mpfr(mpfr_ptr y, const T& x) {
+  using std::frexp;
+  using boost::multiprecision::frexp;
+  mpfr_set_zero(y, 1);
+  if (x == T(0)) return;
+  int e = 0;
+  T r = frexp(x, &e);
+  while (r != T(0)) {
+    const double d = static_cast<double>(r);
+    mpfr_add_d(y, y, d, MPFR_RNDN);  // exact: y holds every bit of x
+    r -= T(d);
+  }
+  mpfr_mul_2si(y, y, e, MPFR_RNDN);
+}
+
+// y in T, within a unit of T's last place: the sum of the doubles nearest to what is left of y.
+template <class T>
+T from_mpfr(mpfr_srcptr y) {
+  mpfr_t rest;
+  mpfr_init2(rest, mpfr_get_prec(y));
+  mpfr_set(rest, y, MPFR_RNDN);
+  T r(0);
+  for (int k = 0; k < std::numeric_limits<T>::digits / 53 + 3 && !mpfr_zero_p(rest); ++k) {
+    const double d = mpfr_get_d(rest, MPFR_RNDN);
+    r += T(d);
+    mpfr_sub_d(rest, rest, d, MPFR_RNDN);  // exact: d is rest rounded to 53 bits
+  }
+  mpfr_clear(rest);
+  return r;
+}
+
+// sin θ and cos θ of a finite θ of any size by MPFR (correctly rounded at T's bits + 16, then to T).
+template <class T>
+void sin_cos_by_mpfr(const T& th, T& s, T& c) {
+  const mpfr_prec_t bits = std::numeric_limits<T>::digits;
+  mpfr_t x, sv, cv;
+  mpfr_init2(x, bits + 64);
+  mpfr_init2(sv, bits + 16);
+  mpfr_init2(cv, bits + 16);
+  exact_mpfr(x, th);
+  mpfr_sin_cos(sv, cv, x, MPFR_RNDN);
+  s = from_mpfr<T>(sv);
+  c = from_mpfr<T>(cv);
+  mpfr_clear(x);
+  mpfr_clear(sv);
+  mpfr_clear(cv);
+}
+
+}  // namespace detail
+
 template <unsigned Digits>
 void sin_cos(const mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& th, mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& s,
              mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& c) {
@@ -307,9 +378,13 @@ void sin_cos(const mp::number<mp::cpp_bin_float<Digits>, mp::et_off>& th, mp::nu
   static const W limit = pow(W(10), static_cast<int>(Digits));
   const W x(th);  // exact
   using std::abs;
-  if (!(abs(x) < limit)) {  // not finite, or beyond what W reduces exactly enough: Boost's own
-    s = sin(th);
-    c = cos(th);
+  if (!(abs(x) < limit)) {  // beyond what W reduces exactly enough: MPFR's, any argument
+    if (!(boost::multiprecision::isfinite)(th)) {
+      s = sin(th);
+      c = cos(th);
+    } else {
+      detail::sin_cos_by_mpfr(th, s, c);
+    }
     return;
   }
   const W k = round(W(x * two_over_pi));

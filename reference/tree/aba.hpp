@@ -84,6 +84,12 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
         Dinv[i](0, 0) = T(1) / D(0, 0);
         DinvUt = U[i].transpose() / D(0, 0);
       }
+    } else if (ni > 1 && kIsInterval<T>) {
+      // On intervals: Cholesky without pivoting, whose only decisions are the pivots' signs (what
+      // D_i > 0 means); LDLT's choice of pivot by magnitude would be a decision of its own.
+      const Eigen::LLT<MatK<T>> llt(D);
+      pd = llt.info() == Eigen::Success;
+      if (pd) Dinv[i] = llt.solve(MatK<T>(MatK<T>::Identity(ni, ni))), DinvUt = llt.solve(MatK<T>(U[i].transpose()));
     } else if (ni > 1) {
       const Eigen::LDLT<MatK<T>> ldlt(D);
       pd = ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > T(0);

@@ -313,7 +313,7 @@ Vec3<T> perpendicular(const Vec3<T>& a) {
   using std::abs;
   int kmin = 0;
   for (int k = 1; k < 3; ++k)
-    if (abs(a(k)) < abs(a(kmin))) kmin = k;
+    if (prefer_less(T(abs(a(k))), T(abs(a(kmin))))) kmin = k;
   const Vec3<T> b = Vec3<T>::Unit(kmin) - a * a(kmin);
   return b / b.norm();
 }

@@ -82,7 +82,8 @@ SparseFactor<T> ltdl_articulated(const Model<T>& model, const VecX<T>& q) {
     // Table 6.3 on the joint's block, last DoF first (λ within a joint: the previous DoF).
     for (int r = nb - 1; r >= 0; --r) {
       const T piv = B(r, r);
-      if (!have_pivot || piv < f.min_pivot) f.min_pivot = piv;
+      if constexpr (!kIsInterval<T>)  // a diagnostic; on intervals left 0 (ltdl.hpp)
+        if (!have_pivot || piv < f.min_pivot) f.min_pivot = piv;
       have_pivot = true;
       if (!(piv > T(0))) {
         f.ok = false;
