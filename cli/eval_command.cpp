@@ -1,4 +1,4 @@
-// rbdref eval MODEL --state STATE.json [--precision P] [--out FILE] [--floating-base]
+// rbdref eval MODEL --state STATE.json [--precision P] [--out FILE] [--floating-base] [--prove]
 //
 // Reference values of one state (certify/evaluate.hpp) at precision P, certified against a wider
 // precision, plus the property checks (checks/properties.hpp) at P. Output: one JSON document
@@ -18,6 +18,7 @@ struct EvalOptions {
   std::string model, state, precision = "bin50", out;
   std::string actuated;  // --actuated: comma-separated DoF names, or "all" (closed-loop ID, §8.12)
   bool impact = false;   // --impact: the impulsive step of the contacts (§11.7)
+  bool prove = false;    // --prove: proven digits on intervals (certify/prove.hpp)
   ModelOptions mo;
 };
 
@@ -30,11 +31,14 @@ int run_eval(const EvalOptions& o) {
   const Model<double> layout = model_layout(lm.desc);
   check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory);
   const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
-  check_angles_reducible(layout, state, *p, o.state);
+  // Without a proof, angles the precision cannot reduce are refused (certified digits could be
+  // wrong); with one, every sine is enclosed rigorously and the proof says how many digits hold.
+  if (!o.prove) check_angles_reducible(layout, state, *p, o.state);
   if (o.impact && layout.contacts.empty())
     throw InputError("--impact", "", "needs contacts (a contacts file with --contacts, or a version-2 model with contacts)");
   const std::vector<int> actuated = parse_actuated(o.actuated, layout);
-  const CertifiedEvaluation r = evaluate_certified(lm, state, *p, actuated, o.impact, o.model);
+  CertifiedEvaluation r = evaluate_certified(lm, state, *p, actuated, o.impact, o.model);
+  if (o.prove) r.proof = prove(r.ev, lm.desc, state);
   const EvalDocument d = eval_document(lm, state, o.state, o.mo.floating_base, r);
   print_model_warnings("eval", lm);
   if (o.out.empty() || o.out == "-") {
@@ -66,6 +70,9 @@ Run add_eval(CLI::App& app) {
                   "(as in the output's dofs) or all");
   sub->add_flag("--impact", o->impact,
                 "With contacts: the impulsive step at the state's qd (RBDA §11.7): impulses, post-impact qd, energy change");
+  sub->add_flag("--prove", o->prove,
+                "Also prove the digits: enclose each true value on intervals and report |true - value| <= radius "
+                "(the document's proof section, docs/certified-digits.md)");
   o->mo.add_to(sub, true);
   o->mo.add_max_memory(sub);
   return [o] { return run_eval(*o); };

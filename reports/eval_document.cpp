@@ -5,6 +5,7 @@
 #include "checks/properties.hpp"
 #include "fixtures/fixture.hpp"
 
+#include <algorithm>
 #include <future>
 #include <sstream>
 
@@ -253,6 +254,47 @@ ojson contacts_json(const Evaluation& ev) {
   return cj;
 }
 
+// One quantity of the proof: radius, digits and entry digits in the quantity's shape, or why not.
+ojson proven_json(const ProvenQuantity& p) {
+  ojson j;
+  if (!p.not_proven.empty()) {
+    j["not_proven"] = p.not_proven;
+    return j;
+  }
+  Quantity shape;
+  shape.rows = p.rows;
+  shape.cols = p.cols;
+  j["method"] = p.method;
+  j["digits"] = p.digits;
+  j["radius"] = shaped(shape, p.radius);
+  j["entry_digits"] = shaped(shape, p.entry_digits);
+  return j;
+}
+
+ojson proof_json(const Proof& proof) {
+  ojson j;
+  j["method"] = "interval arithmetic with outward rounding (MPFI) at " + std::to_string(proof.interval_digits) +
+                " digits: 'evaluated' quantities by their algorithm on intervals, 'verified' ones by a residual "
+                "correction (docs/certified-digits.md); |true - value| <= radius entry by entry, for the model and state "
+                "as written";
+  j["interval_digits"] = proof.interval_digits;
+  j["attempts"] = proof.attempts;
+  ojson qs = ojson::object();
+  for (const ProvenQuantity& p : proof.quantities) qs[p.name] = proven_json(p);
+  j["quantities"] = qs;
+  if (!proof.loop_quantities.empty()) {
+    ojson l = ojson::object();
+    for (const ProvenQuantity& p : proof.loop_quantities) l[p.name] = proven_json(p);
+    j["loops"] = l;
+  }
+  if (!proof.contact_quantities.empty()) {
+    ojson c = ojson::object();
+    for (const ProvenQuantity& p : proof.contact_quantities) c[p.name] = proven_json(p);
+    j["contacts"] = c;
+  }
+  return j;
+}
+
 }  // namespace
 
 EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const std::string& state_file, bool floating_base,
@@ -313,6 +355,7 @@ EvalDocument eval_document(const LoadedModel& lm, const StateDesc& state, const 
   doc["certified_digits"] = digits;
   doc["min_certified_digits"] = min_digits;
   doc["normwise_certified_digits"] = normwise;
+  if (r.proof.present) doc["proof"] = proof_json(r.proof);
   ojson jc = ojson::array();
   out.all_passed = true;
   for (const CheckResult& c : r.checks) {
@@ -329,8 +372,22 @@ std::string eval_summary(const LoadedModel& lm, int nv, const CertifiedEvaluatio
   s << "rbdref eval: " << lm.desc.name << " (nv " << nv << ") at " << r.precision.name() << ", certified against "
     << r.check_precision.name() << "\n";
   const Evaluation& ev = r.ev;
-  for (const Quantity& q : ev.quantities)
-    s << "  " << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise\n";
+  for (const Quantity& q : ev.quantities) {
+    s << "  " << q.name << ": " << q.min_digits() << " digits (entry-wise), " << q.normwise_digits << " norm-wise";
+    if (const ProvenQuantity* p = r.proof.present ? r.proof.find(q.name) : nullptr) {
+      if (p->not_proven.empty())
+        s << "; proven "
+          << (p->entry_digits.empty() ? p->digits : *std::min_element(p->entry_digits.begin(), p->entry_digits.end()))
+          << " entry-wise, " << p->digits
+          << " norm-wise";
+      else
+        s << "; not proven";
+    }
+    s << "\n";
+  }
+  if (r.proof.present)
+    s << "  proof: intervals at " << r.proof.interval_digits << " digits, " << r.proof.attempts << " attempt(s), "
+      << r.proof.seconds << " s\n";
   if (ev.loops.present) {
     const LoopSummary& L = ev.loops;
     s << "  loops: " << L.n_constraints << " constraints, rank " << L.rank << ", mobility " << L.mobility << ", "

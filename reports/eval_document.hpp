@@ -10,6 +10,7 @@
 #pragma once
 
 #include "certify/evaluate.hpp"
+#include "certify/prove.hpp"
 #include "checks/check_result.hpp"
 #include "io/json_stream.hpp"
 #include "io/model_io.hpp"
@@ -26,6 +27,7 @@ struct CertifiedEvaluation {
   Evaluation ev;  // at `precision`, with its certified digits; raw values kept for the document
   Precision precision, check_precision;
   std::vector<CheckResult> checks;  // at `precision`, on the evaluation's own H, C, ABA, factor, κ
+  Proof proof;                      // eval --prove: the proven digits of the reported values
 };
 // InputError naming model_file for a number the precision cannot represent.
 CertifiedEvaluation evaluate_certified(const LoadedModel& lm, const StateDesc& state, const Precision& p,

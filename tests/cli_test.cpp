@@ -64,6 +64,46 @@ TEST_F(Cli, EvalCertifiesFiftyDigitsOnTheBundledModel) {
   for (const auto& c : doc["checks"]) EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
 }
 
+// eval --prove: a proof section with, per quantity, a radius of the value's shape and digits; the
+// values are those of the document without --prove; the loop model's section quantities are
+// listed as not proven, with a reason, and claim nothing; a huge angle is proven, not refused.
+TEST_F(Cli, EvalProveAddsRadiiAndProvenDigits) {
+  const std::string state = write("state.json", kPendulumState);
+  const std::string model = src("fixtures/models/double_pendulum.urdf");
+  const CliRun r = run("eval " + model + " --state " + state + " --prove");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  const nlohmann::json& pq = doc["proof"]["quantities"];
+  for (const char* q : {"H", "C", "tau", "qdd", "L", "D", "kinetic_energy", "momentum"}) {
+    ASSERT_TRUE(pq.contains(q)) << q;
+    EXPECT_GE(pq[q]["digits"].get<int>(), 45) << q;
+  }
+  EXPECT_EQ(pq["H"]["radius"].size(), 2u);
+  EXPECT_EQ(pq["H"]["radius"][0].size(), 2u);
+  EXPECT_TRUE(pq["H"]["radius"][0][1].is_string());
+  EXPECT_EQ(pq["qdd"]["method"], "verified");
+  const CliRun plain = run("eval " + model + " --state " + state);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(nlohmann::json::parse(plain.out)["H"], doc["H"]);
+
+  const CliRun loops = run("eval " + src("fixtures/models/loops/slider_crank.urdf") + " --loops " +
+                           src("fixtures/models/loops/slider_crank.loops.json") + " --state " +
+                           src("fixtures/models/loops/slider_crank.state.json") + " --prove");
+  ASSERT_EQ(loops.status, 0) << loops.err;
+  const nlohmann::json ld = nlohmann::json::parse(loops.out);
+  EXPECT_GE(ld["proof"]["loops"]["K"]["digits"].get<int>(), 40);
+  // slider-crank's loop is planar: 5 constraints of rank 2, λ the minimum-norm choice
+  EXPECT_TRUE(ld["proof"]["loops"]["lambda"]["not_proven"].is_string());
+  EXPECT_FALSE(ld["proof"]["loops"]["lambda"].contains("radius"));
+  EXPECT_GE(ld["proof"]["quantities"]["H"]["digits"].get<int>(), 45);
+
+  const std::string huge = write("huge.json", R"({"q": [1e300, 2.5], "qd": [1, -1]})");
+  EXPECT_EQ(run("eval " + model + " --state " + huge).status, 2);
+  const CliRun proven = run("eval " + model + " --state " + huge + " --prove");
+  ASSERT_EQ(proven.status, 0) << proven.err;
+  EXPECT_GE(nlohmann::json::parse(proven.out)["proof"]["quantities"]["H"]["digits"].get<int>(), 45);
+}
+
 // Standard output that fails is not a success: eval, convert, fixture and assemble with `--out -`
 // to /dev/full (ENOSPC) and to a closed descriptor (EBADF) exit 2 with a message naming standard
 // output. Planted: main's final flush check removed makes eval and convert exit 0.

@@ -1,0 +1,460 @@
+#include "certify/prove.hpp"
+
+#include "checks/properties.hpp"  // kFactorBudget: the point evaluation's choice of LᵀDL route
+#include "io/state_io.hpp"
+#include "certify/verified_solve.hpp"
+#include "reference/loops/interval_loops.hpp"
+#include "reference/tree/interval_tree.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+
+namespace rbd {
+
+const ProvenQuantity* Proof::find(const std::string& name) const {
+  for (const ProvenQuantity& q : quantities)
+    if (q.name == name) return &q;
+  return nullptr;
+}
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+struct Fr {
+  mpfr_t v;
+  explicit Fr(mpfr_prec_t bits) { mpfr_init2(v, bits); }
+  ~Fr() { mpfr_clear(v); }
+  Fr(const Fr&) = delete;
+  Fr& operator=(const Fr&) = delete;
+};
+
+// log10 |x| in double (x may lie beyond double's exponent range), rounded up when `up`, else down;
+// kMinusInf for 0.
+double log10_abs(mpfr_srcptr x, bool up) {
+  if (mpfr_zero_p(x)) return kMinusInf;
+  long e = 0;
+  const double m = std::abs(mpfr_get_d_2exp(&e, x, up ? MPFR_RNDA : MPFR_RNDZ));
+  const double l = std::log10(m) + static_cast<double>(e) * 0.30102999566398120;
+  return up ? std::nextafter(l, std::numeric_limits<double>::infinity()) : std::nextafter(l, kMinusInf);
+}
+
+// x as decimal text with 3 significant digits, rounded up (x >= 0).
+std::string up_text(mpfr_srcptr x) {
+  if (mpfr_zero_p(x)) return "0";
+  mpfr_exp_t e = 0;
+  char* s = mpfr_get_str(nullptr, &e, 10, 3, x, MPFR_RNDU);
+  const std::string m(s);
+  mpfr_free_str(s);
+  return m.substr(0, 1) + "." + m.substr(1) + "e" + (e - 1 < 0 ? "-" : "+") + std::to_string(std::labs(static_cast<long>(e - 1)));
+}
+
+// The enclosures of one evaluation at one interval precision: name -> entries (row-major), or the
+// reason a quantity has none.
+// The proven quantities of one evaluation at one interval precision, each made from its enclosure
+// as soon as the enclosure exists (a 2000-DoF chain's interval H is gigabytes at the hundreds of
+// digits it needs), with log10 of its relative width (log10_relative_width), or the reason a
+// quantity has none.
+struct Enclosures {
+  std::map<std::string, ProvenQuantity> proven;
+  std::map<std::string, double> log_width;
+  std::map<std::string, std::string> why_not;
+};
+
+// Entry k (row-major) of an enclosure, asked in increasing k.
+using EntryAt = std::function<const Interval&(size_t)>;
+
+EntryAt entries(const MatX<Interval>& A) {
+  const size_t cols = static_cast<size_t>(A.cols());
+  return [&A, cols](size_t k) -> const Interval& {
+    return A(static_cast<Eigen::Index>(k / cols), static_cast<Eigen::Index>(k % cols));
+  };
+}
+EntryAt entries(const VecX<Interval>& x) {
+  return [&x](size_t k) -> const Interval& { return x(static_cast<Eigen::Index>(k)); };
+}
+// L of a unit LᵀDL factor read from its LD storage as SparseFactor::L() reads it (1 on the
+// diagonal, LD(k, i) at k's ancestors i, exact 0 elsewhere), without the dense copy.
+EntryAt entries_L(const SparseFactor<Interval>& f) {
+  const size_t n = static_cast<size_t>(f.LD.rows());
+  auto row = std::make_shared<std::vector<char>>(n, 0);
+  auto current = std::make_shared<size_t>(n);
+  auto one = std::make_shared<Interval>(1), zero = std::make_shared<Interval>(0);
+  return [&f, n, row, current, one, zero](size_t k) -> const Interval& {
+    const size_t i = k / n, j = k % n;
+    if (i != *current) {
+      std::fill(row->begin(), row->end(), 0);
+      for (int a = f.lambda[i]; a >= 0; a = f.lambda[static_cast<size_t>(a)]) (*row)[static_cast<size_t>(a)] = 1;
+      *current = i;
+    }
+    if (i == j) return *one;
+    return (*row)[j] ? f.LD(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) : *zero;
+  };
+}
+
+// The point interval at the midpoint of x.
+Interval midpoint(const Interval& x) {
+  Fr m(mpfi_get_prec(x.data()));
+  mpfi_mid(m.v, x.data());
+  return Interval::hull(m.v, m.v);
+}
+
+// q̈ = H⁻¹(τ - C) by residual correction from x̃ (prove.hpp): the enclosure x̃ + e, e ∋ H⁻¹ r.
+VecX<Interval> verified_qdd(const Model<Interval>& model, const Model<Interval>& model0, const VecX<Interval>& q,
+                            const VecX<Interval>& qd, const VecX<Interval>& tau, VecX<Interval> x) {
+  const VecX<Interval> zero = VecX<Interval>::Zero(model.nv);
+  VecX<Interval> enclosure;
+  for (int pass = 0; pass < 2; ++pass) {
+    const VecX<Interval> r = tau - rnea<Interval>(model, q, qd, x);
+    const AbaResult<Interval> e = aba<Interval>(model0, q, zero, r);
+    if (!e.ok) throw Undecided("an articulated-body pivot D of body '" + model.body_name[e.failed_at] + "' is not proven positive-definite");
+    enclosure = x + e.qdd;
+    if (pass == 0)
+      for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = midpoint(enclosure(i));
+  }
+  return enclosure;
+}
+
+double log10_relative_width(size_t n, const EntryAt& at, double lscale);
+double log10_scale(const std::string& scale);
+
+// The loop section (RBDA ch. 8) of a closed-loop model: K, k, δ and K q̇ evaluated (table 8.1,
+// eq. 8.34); q̈ and λ verified as the solution of eq. 8.36's KKT system
+//     [H  -Kᵀ] [q̈]   [τ - C + τᵃ]
+//     [K   0 ] [λ ] = [k + k_stab]
+// (verified_solve: ‖I - R A‖ < 1 proves the matrix nonsingular on the whole enclosure, so K has
+// full row rank and λ is unique), τ_c = Kᵀλ and τᵃ from those enclosures. Redundant constraints
+// (λ the minimum-norm choice of a singular system) are not verified.
+template <class Emit, class Attempt>
+void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Interval>& model, const VecX<Interval>& q,
+                   const VecX<Interval>& qd, const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C,
+                   Emit& emit, Attempt& attempt) {
+  std::optional<LoopConstraints<Interval>> lc;
+  attempt({"loops.K", "loops.k", "loops.delta", "loops.velocity_error"}, [&] {
+    lc.emplace(loop_constraints<Interval>(model, q, qd, LoopFrame::Local));
+    emit("loops.K", "evaluated", static_cast<size_t>(lc->K.size()), entries(lc->K));
+    emit("loops.k", "evaluated", static_cast<size_t>(lc->k.size()), entries(lc->k));
+    emit("loops.delta", "evaluated", static_cast<size_t>(lc->delta.size()), entries(lc->delta));
+    emit("loops.velocity_error", "evaluated", static_cast<size_t>(lc->vel_error.size()), entries(lc->vel_error));
+  });
+  attempt({"loops.qdd", "loops.lambda", "loops.tau_c", "loops.tau_a", "qdd"}, [&] {
+    if (!lc || !H || !C) throw Undecided("K, H or C has no enclosure");
+    if (!ev.loops.lambda_unique)
+      throw Undecided("the constraints are redundant (rank K < n^c): the KKT matrix is singular and λ is the minimum-norm "
+                      "choice, which is not verified");
+    const Quantity* xq = ev.find_loop("qdd");
+    const Quantity* xl = ev.find_loop("lambda");
+    if (!xq || !xl) throw Undecided("the evaluation reports no loop solution");
+    bool active = false;
+    for (const std::vector<Num>& t : state.tau_loops) active = active || !t.empty();
+    const VecX<Interval> Cc = active ? bias_minus_active<Interval>(model, q, qd, to_vecs<Interval>(state.tau_loops)) : *C;
+    const Eigen::Index n = model.nv, m = lc->K.rows();
+    MatX<Interval> A = MatX<Interval>::Zero(n + m, n + m);
+    A.topLeftCorner(n, n) = *H;
+    A.topRightCorner(n, m) = -lc->K.transpose();
+    A.bottomLeftCorner(m, n) = lc->K;
+    VecX<Interval> b(n + m), x0(n + m);
+    b.head(n) = tau - Cc;
+    b.tail(m) = lc->k + lc->k_stab;
+    for (Eigen::Index i = 0; i < n; ++i) x0(i) = from_decimal<Interval>(xq->text(static_cast<size_t>(i)));
+    for (Eigen::Index i = 0; i < m; ++i) x0(n + i) = from_decimal<Interval>(xl->text(static_cast<size_t>(i)));
+    const VerifiedSolve v = verified_solve(A, b, x0);
+    if (!v.ok) throw Undecided("the KKT system (eq. 8.36): " + v.why);
+    const VecX<Interval> qdd = v.x.head(n), lambda = v.x.tail(m);
+    const VecX<Interval> tau_c = lc->K.transpose() * lambda;
+    emit("loops.qdd", "verified", static_cast<size_t>(n), entries(qdd));
+    emit("qdd", "verified", static_cast<size_t>(n), entries(qdd));
+    emit("loops.lambda", "verified", static_cast<size_t>(m), entries(lambda));
+    emit("loops.tau_c", "verified", static_cast<size_t>(n), entries(tau_c));
+    if (active) {
+      const VecX<Interval> tau_a = *C - Cc;
+      emit("loops.tau_a", "evaluated", static_cast<size_t>(n), entries(tau_a));
+    }
+  });
+}
+
+Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state) {
+  Enclosures out;
+  // The proof of quantity `name` of ev from n entries, if ev reports it.
+  // The proof of quantity `name` of ev (a loop quantity: "loops." + its name) from n entries, if
+  // ev reports it.
+  auto emit = [&](const std::string& name, const char* method, size_t n, const EntryAt& at) {
+    const bool loop = name.rfind("loops.", 0) == 0;
+    const Quantity* q = loop ? ev.find_loop(name.substr(6)) : ev.find(name);
+    if (!q) return;
+    out.log_width[name] = log10_relative_width(n, at, log10_scale(q->scale));
+    out.proven[name] = proven_quantity(*q, n, at, ev.cap);
+    out.proven[name].method = method;
+  };
+  auto none = [&out](const std::vector<std::string>& names, const std::string& why) {
+    for (const std::string& n : names) out.why_not[n] = why;
+  };
+  std::optional<Model<Interval>> built;
+  try {
+    built.emplace(build_model<Interval>(desc));
+  } catch (const Undecided& u) {
+    none({"H", "C", "tau", "qdd", "qdd_open_tree", "L", "D", "kinetic_energy", "potential_energy", "momentum"},
+         std::string("the model's construction: ") + u.what());
+    return out;
+  }
+  const Model<Interval>& model = *built;
+  const VecX<Interval> q = to_vec<Interval>(state.q), qd = to_vec<Interval>(state.qd), qdd = to_vec<Interval>(state.qdd),
+                       tau = to_vec<Interval>(state.tau);
+  const bool table63 = ltdl_updates(model.dof_parent) <= kFactorBudget;
+  auto attempt = [&](const std::vector<std::string>& names, auto&& f) {
+    try {
+      f();
+    } catch (const Undecided& u) {
+      none(names, u.what());
+    }
+  };
+  std::optional<MatX<Interval>> H;
+  attempt({"H"}, [&] {
+    H = table63 ? crba<Interval>(model, q) : crba_base<Interval>(model, q);
+    emit("H", "evaluated", static_cast<size_t>(H->size()), entries(*H));
+  });
+  std::optional<VecX<Interval>> C;
+  attempt({"C"}, [&] {
+    C = bias<Interval>(model, q, qd);
+    emit("C", "evaluated", static_cast<size_t>(C->size()), entries(*C));
+  });
+  attempt({"tau"}, [&] {
+    const VecX<Interval> t = rnea<Interval>(model, q, qd, qdd);
+    emit("tau", "evaluated", static_cast<size_t>(t.size()), entries(t));
+  });
+  if (model.nc > 0) enclose_loops(ev, state, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
+  attempt({"L", "D"}, [&] {
+    if (table63 && !H) throw Undecided("H has no enclosure");
+    SparseFactor<Interval> f = table63 ? ltdl<Interval>(*H, model.dof_parent) : ltdl_articulated<Interval>(model, q);
+    H.reset();
+    if (!f.ok) throw Undecided("the pivot D of DoF " + std::to_string(f.failed_at) + " is not proven positive");
+    const size_t n = static_cast<size_t>(f.LD.rows());
+    emit("L", "evaluated", n * n, entries_L(f));
+    const VecX<Interval> D = f.D();
+    emit("D", "evaluated", n, entries(D));
+  });
+  H.reset();
+  attempt({"kinetic_energy", "potential_energy", "momentum"}, [&] {
+    const Energy<Interval> e = energy<Interval>(model, q, qd);
+    const VecX<Interval> T(VecX<Interval>::Constant(1, e.kinetic)), V(VecX<Interval>::Constant(1, e.potential));
+    const VecX<Interval> h(e.momentum.c);
+    emit("kinetic_energy", "evaluated", 1, entries(T));
+    emit("potential_energy", "evaluated", 1, entries(V));
+    emit("momentum", "evaluated", 6, entries(h));
+  });
+  // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.
+  const std::string aba_name = model.nc > 0 ? "qdd_open_tree" : "qdd";
+  if (const Quantity* x = ev.find(aba_name)) {
+    attempt({aba_name}, [&] {
+      VecX<Interval> xt(x->size());
+      for (size_t k = 0; k < x->size(); ++k) xt(static_cast<Eigen::Index>(k)) = midpoint(from_decimal<Interval>(x->text(k)));
+      Model<Interval> model0 = model;
+      model0.gravity = Vec3<Interval>::Zero();
+      const VecX<Interval> e = verified_qdd(model, model0, q, qd, tau, xt);
+      emit(aba_name, "verified", static_cast<size_t>(e.size()), entries(e));
+    });
+  }
+  return out;
+}
+
+// max over entries of log10(width / scale), scale = max(max|value|, the quantity's natural scale
+// `lscale`, as log10): how far the enclosures are from the points. A quantity with no natural
+// scale whose every enclosure reaches 0 (exact zeros, computed through cancellation: a planar
+// loop's out-of-plane k) has no relative width to reach: -inf, no reason to widen.
+double log10_relative_width(size_t n, const EntryAt& at, double lscale) {
+  double lw = kMinusInf, lv = kMinusInf;
+  Fr w(64);
+  for (size_t k = 0; k < n; ++k) {
+    const Interval& x = at(k);
+    if (!x.bounded()) return std::numeric_limits<double>::infinity();
+    mpfr_sub(w.v, x.hi(), x.lo(), MPFR_RNDU);
+    lw = std::max(lw, log10_abs(w.v, true));
+    lv = std::max({lv, log10_abs(x.lo(), false), log10_abs(x.hi(), false)});
+  }
+  if (lw == kMinusInf) return kMinusInf;
+  lv = std::max(lv, lscale);
+  if (lscale == kMinusInf && lv <= lw) return kMinusInf;
+  return lw - lv;
+}
+
+// log10 of a quantity's natural scale (Quantity::scale, decimal text), -inf when it has none.
+double log10_scale(const std::string& scale) {
+  if (scale.empty() || !is_decimal(scale)) return kMinusInf;
+  Fr s(64);
+  mpfr_set_str(s.v, scale.c_str(), 10, MPFR_RNDZ);
+  return log10_abs(s.v, false);
+}
+
+int start_digits(const Evaluation& ev, const ModelDesc& desc) {
+  int depth = 0;
+  std::vector<int> d(desc.bodies.size(), 0);
+  for (size_t b = 0; b < desc.bodies.size(); ++b) {
+    const int p = desc.bodies[b].parent;
+    d[b] = p < 0 ? 1 : d[static_cast<size_t>(p)] + 1;
+    depth = std::max(depth, d[b]);
+  }
+  return ev.cap + 12 + (depth + 3) / 4;
+}
+
+}  // namespace
+
+ProvenQuantity proven_quantity(const Quantity& q, const std::vector<Interval>& enclosure, int cap) {
+  return proven_quantity(q, enclosure.size(), [&enclosure](size_t k) -> const Interval& { return enclosure[k]; }, cap);
+}
+
+ProvenQuantity proven_quantity(const Quantity& q, size_t count, const std::function<const Interval&(size_t)>& at, int cap) {
+  ProvenQuantity p;
+  p.name = q.name;
+  p.rows = q.rows;
+  p.cols = q.cols;
+  const size_t n = q.size();
+  if (count != n) {
+    p.not_proven = "the enclosure has " + std::to_string(count) + " entries, the quantity " + std::to_string(n);
+    return p;
+  }
+  // Every entry at the thread's interval precision (or wider: a value made before it was set).
+  const mpfr_prec_t bits = std::max<mpfr_prec_t>(64, ScopedIntervalDigits::bits());
+  Fr r(bits), t(bits), big(bits), rmax(bits), vmax(bits);
+  mpfr_set_zero(rmax.v, 1);
+  mpfr_set_zero(vmax.v, 1);
+  std::vector<double> lrad(n), lval(n);
+  p.radius.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    const Interval& e = at(k);
+    if (!e.bounded() || isnan(e)) {
+      p.not_proven = "entry " + std::to_string(k) + " has no bounded enclosure";
+      p.radius.clear();
+      return p;
+    }
+    // The reported decimal, enclosed (exact when it is a binary number of `bits`).
+    Interval v;
+    {
+      ScopedIntervalDigits wide(static_cast<unsigned>(bits * 0.30103) + 10);
+      v = from_decimal<Interval>(q.text(k));
+    }
+    // radius = max(hi(e) - lo(v), hi(v) - lo(e)), rounded up: |true - value| for every pair.
+    mpfr_sub(r.v, e.hi(), v.lo(), MPFR_RNDU);
+    mpfr_sub(t.v, v.hi(), e.lo(), MPFR_RNDU);
+    mpfr_max(r.v, r.v, t.v, MPFR_RNDU);
+    if (mpfr_sgn(r.v) < 0) mpfr_set_zero(r.v, 1);
+    p.radius[k] = up_text(r.v);
+    lrad[k] = log10_abs(r.v, true);
+    // |true| >= |value| - radius (lower bound, rounded down)
+    mpfr_abs(t.v, v.lo(), MPFR_RNDD);
+    mpfr_abs(big.v, v.hi(), MPFR_RNDD);
+    mpfr_min(t.v, t.v, big.v, MPFR_RNDD);
+    if (v.contains_zero()) mpfr_set_zero(t.v, 1);
+    mpfr_max(vmax.v, vmax.v, t.v, MPFR_RNDD);
+    mpfr_sub(t.v, t.v, r.v, MPFR_RNDD);
+    lval[k] = mpfr_sgn(t.v) > 0 ? log10_abs(t.v, false) : kMinusInf;
+    mpfr_max(rmax.v, rmax.v, r.v, MPFR_RNDU);
+  }
+  // The quantity's scale: max |true| >= max |value| - max radius, or its natural scale.
+  mpfr_sub(vmax.v, vmax.v, rmax.v, MPFR_RNDD);
+  double lscale = mpfr_sgn(vmax.v) > 0 ? log10_abs(vmax.v, false) : kMinusInf;
+  if (!q.scale.empty() && is_decimal(q.scale)) {
+    Fr s(bits);
+    mpfr_set_str(s.v, q.scale.c_str(), 10, MPFR_RNDZ);
+    if (!mpfr_zero_p(s.v)) lscale = std::max(lscale, log10_abs(s.v, false));
+  }
+  auto clamp = [cap](double d) { return static_cast<int>(std::max(0.0, std::min<double>(std::floor(d), cap))); };
+  const double worst = log10_abs(rmax.v, true);
+  p.digits = worst == kMinusInf ? cap : lscale > kMinusInf ? clamp(lscale - worst) : 0;
+  p.entry_digits.assign(n, 0);
+  const double lfloor = lscale - cap;
+  for (size_t k = 0; k < n; ++k) {
+    if (lrad[k] == kMinusInf) {
+      p.entry_digits[k] = cap;
+      continue;
+    }
+    const double lden = std::max(lval[k], lfloor);
+    if (lden > kMinusInf) p.entry_digits[k] = clamp(lden - lrad[k]);
+  }
+  return p;
+}
+
+void apply_proven_digits(Evaluation& ev, const Proof& proof) {
+  auto apply = [](std::vector<Quantity>& qs, const std::vector<ProvenQuantity>& ps) {
+    for (const ProvenQuantity& p : ps)
+      if (p.not_proven.empty())
+        for (Quantity& q : qs)
+          if (q.name == p.name) q.proven_digits = p.digits;
+  };
+  apply(ev.quantities, proof.quantities);
+  apply(ev.loop_quantities, proof.loop_quantities);
+  apply(ev.contact_quantities, proof.contact_quantities);
+}
+
+Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Proof proof;
+  proof.present = true;
+  int digits = start_digits(ev, desc);
+  Enclosures enc;
+  for (;;) {
+    ++proof.attempts;
+    {
+      ScopedIntervalDigits g(static_cast<unsigned>(digits));
+      enc = enclose(ev, desc, state);
+    }
+    proof.interval_digits = digits;
+    // Every enclosure 100 times narrower than a unit of the working precision, or widen.
+    double shortfall = 0;
+    for (const auto& [name, w] : enc.log_width) shortfall = std::max(shortfall, w + ev.cap + 2);
+    if (shortfall <= 0 || proof.attempts >= 4 || digits >= kMaxIntervalDigits) break;
+    digits = std::min(kMaxIntervalDigits, digits + static_cast<int>(std::ceil(std::min(shortfall, 1e6))) + 10);
+  }
+  for (const Quantity& q : ev.quantities) {
+    auto it = enc.proven.find(q.name);
+    if (it != enc.proven.end()) {
+      proof.quantities.push_back(std::move(it->second));
+    } else {
+      ProvenQuantity p;
+      p.name = q.name;
+      p.rows = q.rows;
+      p.cols = q.cols;
+      auto why = enc.why_not.find(q.name);
+      p.not_proven = why != enc.why_not.end() ? why->second : "no enclosure of this quantity yet";
+      proof.quantities.push_back(std::move(p));
+    }
+  }
+  auto unproven = [](const std::vector<Quantity>& qs, std::vector<ProvenQuantity>& out, const std::string& why) {
+    for (const Quantity& q : qs) {
+      ProvenQuantity p;
+      p.name = q.name;
+      p.rows = q.rows;
+      p.cols = q.cols;
+      p.not_proven = why;
+      out.push_back(std::move(p));
+    }
+  };
+  for (const Quantity& q : ev.loop_quantities) {
+    auto it = enc.proven.find("loops." + q.name);
+    if (it != enc.proven.end()) {
+      proof.loop_quantities.push_back(std::move(it->second));
+      proof.loop_quantities.back().name = q.name;
+      continue;
+    }
+    ProvenQuantity p;
+    p.name = q.name;
+    p.rows = q.rows;
+    p.cols = q.cols;
+    auto why = enc.why_not.find("loops." + q.name);
+    p.not_proven = why != enc.why_not.end() ? why->second
+                   : q.name == "G" || q.name == "g"
+                       ? "G and g follow the point algorithm's choice of independent coordinates (§8.8): not verified yet"
+                       : "no enclosure of this quantity yet";
+    proof.loop_quantities.push_back(std::move(p));
+  }
+  unproven(ev.contact_quantities, proof.contact_quantities, "the contact quantities are not enclosed yet");
+  proof.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return proof;
+}
+
+}  // namespace rbd
