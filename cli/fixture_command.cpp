@@ -24,6 +24,7 @@ struct FixtureOptions {
   std::string model, precision = "bin50", out, seed = "1";
   std::string samples = "8";  // parsed here: CLI11's "Could not convert" said nothing of the range
   std::string threads;        // empty: default_threads()
+  bool prove = false;         // --prove: each sample's proven digits (certify/prove.hpp)
   ModelOptions mo;
 };
 
@@ -62,11 +63,11 @@ int run_fixture(const FixtureOptions& o) {
   // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
   // gzip-compressed (every reader of fixtures reads both).
   int worst = 0;
-  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out); },
+  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out, 512, o.prove); },
                     gzip_name(out_path));
   std::cerr << "rbdref fixture: " << lm.desc.name << ", " << samples << " samples at " << p->name()
-            << " (certified against " << p->check().name() << "), smallest norm-wise certified digits " << worst
-            << "\n  wrote " << out_path << "\n";
+            << " (certified against " << p->check().name() << (o.prove ? ", proven on intervals" : "")
+            << "), smallest norm-wise certified digits " << worst << "\n  wrote " << out_path << "\n";
   return 0;
 }
 
@@ -108,6 +109,9 @@ Run add_fixture(CLI::App& app) {
                   "Fixture file to write (atomically; a name ending in .gz is gzip-compressed; default: the model file's "
                   "name with .fixture.json.gz in the current folder)")
       ->check(nonempty_output);
+  sub->add_flag("--prove", o->prove,
+                "Also prove each sample's stored values on intervals: the sample's proof section (proven digits), which "
+                "compare caps scores at (docs/certified-digits.md)");
   o->mo.add_to(sub, /*with_contacts=*/true);
   o->mo.add_max_memory(sub);
   return [o] { return run_fixture(*o); };

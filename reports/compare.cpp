@@ -375,7 +375,10 @@ SampleScore score(const std::string& sample, const Quantity& ref, const NumMatri
   sc.abs_err = static_cast<double>(worst);
   sc.scale = static_cast<double>(scale);
   sc.rel_err = static_cast<double>(rel);
-  sc.cap = ref.normwise_digits;
+  // The cap: the proven digits where the fixture carries a proof of this quantity, else the
+  // estimated (certified) ones.
+  sc.proven = ref.proven_digits >= 0;
+  sc.cap = sc.proven ? ref.proven_digits : ref.normwise_digits;
   if (worst == 0) {
     sc.digits = sc.cap;
   } else {
@@ -595,6 +598,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
         q.cap = sc.cap;
       }
       ++q.samples;
+      q.proven_samples += sc.proven ? 1 : 0;
       q.max_abs_err = std::max(q.max_abs_err, sc.abs_err);
       q.max_rel_err = std::max(q.max_rel_err, sc.rel_err);
       q.min_digits = std::min(q.min_digits, sc.digits);

@@ -59,12 +59,14 @@ struct SampleScore {
   // the model's text, and the digits against the model's own exact values (EngineSample::model_values).
   std::string convention;
   double model_digits = -1;          // -1: not scored against the model
+  bool proven = false;               // cap is the reference's proven digits (fixture --prove), not its estimated ones
 };
 
 struct QuantityScore {
   std::string quantity;
   int samples = 0, missing = 0;      // compared, and absent from the engine output
   double max_abs_err = 0, max_rel_err = 0, min_digits = 0, cap = 0, tolerance = 0;
+  int proven_samples = 0;            // samples whose cap is proven (the others' is estimated)
   std::string worst_sample;
   int worst_row = 0, worst_col = 0;
   std::string rule;

@@ -105,6 +105,10 @@ ojson report_to_json(const Report& r) {
                   {"worst", scored ? ojson({{"sample", q.worst_sample}, {"entry", {q.worst_row, q.worst_col}}}) : ojson(nullptr)},
                   {"tolerance", scored ? ojson(q.tolerance) : ojson(nullptr)}, {"rule", q.rule}, {"passed", q.passed}});
     if (!q.convention.empty()) qs.back()["convention"] = q.convention;
+    // Which digits the cap is: the reference's proven digits (a fixture made with --prove) in
+    // every sample, in none (estimated: two precisions), or in some.
+    if (scored)
+      qs.back()["cap_kind"] = q.proven_samples == q.samples ? "proven" : q.proven_samples == 0 ? "estimated" : "mixed";
   }
   doc["quantities"] = qs;
   ojson ss = ojson::array();
@@ -115,6 +119,7 @@ ojson report_to_json(const Report& r) {
                   {"passed", s.passed}});
     if (!s.convention.empty()) ss.back()["convention"] = s.convention;
     if (s.model_digits >= 0) ss.back()["digits_vs_engine_model"] = s.model_digits;
+    ss.back()["cap_kind"] = s.proven ? "proven" : "estimated";
   }
   doc["samples"] = ss;
   ojson cs = ojson::array();
@@ -243,10 +248,14 @@ std::string report_summary(const Report& r) {
     for (const SampleScore& x : r.samples)
       if (x.sample == q.worst_sample && x.quantity == q.quantity) rel = x.rel_err;
     s += pad(q.quantity, width) + rpad(std::to_string(q.samples), 8) + rpad(std::to_string(q.missing), 8) +
-         rpad(q.samples ? format_number("%.1f", q.min_digits) : "-", 7) + rpad(q.samples ? format_number("%.0f", q.cap) : "-", 4) + pad(worst, 14) +
+         rpad(q.samples ? format_number("%.1f", q.min_digits) : "-", 7) +
+         rpad(q.samples ? format_number("%.0f", q.cap) + (q.proven_samples == q.samples ? "p" : "") : "-", 4) + pad(worst, 14) +
          rpad(q.samples ? sci(rel) : "-", 9) + rpad(q.samples ? sci(q.tolerance) : "-", 10) +
          pad(q.samples == 0 ? "absent" : q.passed ? "ok" : q.convention.empty() ? "FAIL" : "conv.", 7) + q.rule + "\n";
   }
+  bool any_proven = false;
+  for (const QuantityScore& q : r.quantities) any_proven = any_proven || (q.samples > 0 && q.proven_samples == q.samples);
+  if (any_proven) s += "(cap: p = the reference's proven digits, fixture --prove; otherwise its estimated digits)\n";
   if (!r.soft_constraints.empty())
     s += "soft loop constraints (the engine's declared model): " + r.soft_constraints +
          "; measured constraint violation max|K q̈ - k| / scale = " + sci(r.constraint_violation) + "\n";

@@ -175,6 +175,55 @@ TEST_F(FixtureCli, FixtureCommandWritesAReadableFixture) {
   EXPECT_EQ(fixture_text(fixture_to_json(read_fixture_file(path("p.json.gz")))), text);
 }
 
+// fixture --prove: every sample carries its proof (the stored values' proven digits, ≥ 45 for the
+// tree quantities of the panda); the file is make_fixture's with prove and reads back byte for
+// byte; compare caps H's score at the proven digits and says so (cap_kind), and a proof that
+// claims fewer digits lowers the cap to them; a proof field out of range is exit 2, named.
+TEST_F(FixtureCli, ProvenFixtureCapsCompareAtItsProvenDigits) {
+  std::string err;
+  const std::string model = kData + "/models/panda.urdf";
+  ASSERT_EQ(exit_status("fixture " + model + " --samples 2 --seed 5 --prove --out " + path("p.json"), &err), 0) << err;
+  const std::string text = read_text_file(path("p.json"));
+  const Fixture f = read_fixture_file(path("p.json"));
+  for (const Sample& s : f.samples) {
+    ASSERT_TRUE(s.proof.present) << s.id;
+    for (const char* name : {"H", "C", "tau", "qdd", "L", "D"}) {
+      const Quantity* q = s.ref.find(name);
+      ASSERT_NE(q, nullptr) << name;
+      EXPECT_GE(q->proven_digits, 45) << s.id << " " << name;
+    }
+  }
+  EXPECT_EQ(fixture_text(fixture_to_json(f)), text);
+  EXPECT_EQ(fixture_text(fixture_to_json(make_fixture(load_model(model), 2, 5, *Precision::parse("bin50"), 1, true))), text);
+
+  const std::string engine =
+      write("e.json", engine_output_to_json(rounded_reference_engine(f, "rounded-reference", "0", {"H", "C", "tau", "qdd"})).dump());
+  ASSERT_EQ(exit_status("compare " + path("p.json") + " " + engine + " --report " + path("r.json"), &err), 0) << err;
+  auto quantity = [&](const std::string& report, const std::string& name) {
+    const json doc = json::parse(read_text_file(report));
+    for (const json& q : doc["quantities"])
+      if (q["quantity"] == name) return q;
+    return json();
+  };
+  EXPECT_EQ(quantity(path("r.json"), "H")["cap_kind"], "proven");
+  EXPECT_GE(quantity(path("r.json"), "H")["cap"].get<double>(), 45);
+
+  json fx = json::parse(text);
+  fx["samples"][0]["proof"]["digits"]["H"] = 3;
+  fx["checksum"] = fixture_checksum(fx);
+  const std::string low = write("low.json", fx.dump());
+  exit_status("compare " + low + " " + engine + " --report " + path("r2.json"), &err);
+  EXPECT_EQ(quantity(path("r2.json"), "H")["cap"].get<double>(), 3) << err;
+
+  fs::remove(path("r.json"));  // expect_bad_fixture checks that no report is written
+  for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{{"H", 99}, {"nope", 40}, {"C", "many"}}) {
+    json bad = json::parse(text);
+    bad["samples"][0]["proof"]["digits"][key] = value;
+    bad["checksum"] = fixture_checksum(bad);
+    expect_bad_fixture(bad, "samples[0].proof.digits." + key);
+  }
+}
+
 // Without --out the fixture is written gzip-compressed beside the caller, named after the model
 // file (~23 KB per 36-DoF sample); it is the document --out F.json holds.
 TEST_F(FixtureCli, FixtureCommandWritesGzipNamedAfterTheModelByDefault) {
