@@ -64,6 +64,10 @@ void prove_counters(benchmark::State& st, const ModelDesc& d, const StateDesc& s
   for (auto _ : st) proof = prove(ev, d, s);
   st.counters["interval_digits"] = proof.interval_digits;
   st.counters["attempts"] = proof.attempts;
+  std::string why;  // the first quantity not proven, and why (the benchmark's label)
+  for (const ProvenQuantity& q : proof.quantities)
+    if (why.empty() && !q.not_proven.empty()) why = q.name + ": " + q.not_proven.substr(0, 160);
+  st.SetLabel(why);
   for (const char* n : {"H", "C", "tau", "qdd"}) {
     const ProvenQuantity* q = proof.find(n);
     st.counters[std::string("proven_") + n] = q && q->not_proven.empty() ? q->digits : -1;

@@ -3,6 +3,7 @@
 #include "checks/properties.hpp"  // kFactorBudget: the point evaluation's choice of LᵀDL route
 #include "io/state_io.hpp"
 #include "certify/verified_solve.hpp"
+#include "reference/contact/interval_contact.hpp"
 #include "reference/loops/interval_loops.hpp"
 #include "reference/tree/interval_tree.hpp"
 
@@ -14,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 namespace rbd {
 
@@ -26,6 +28,13 @@ const ProvenQuantity* Proof::find(const std::string& name) const {
 namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+// Why a quantity is not proven that more interval digits cannot change (a redundant constraint,
+// a degenerate LCP basis, an unsolved LCP), as opposed to Undecided (an enclosure too wide to
+// decide: a wider interval precision may decide it).
+struct Decision : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct Fr {
   mpfr_t v;
@@ -62,6 +71,7 @@ std::string up_text(mpfr_srcptr x) {
 // digits it needs), with log10 of its relative width (log10_relative_width), or the reason a
 // quantity has none.
 struct Enclosures {
+  bool undecided = false;  // some quantity met an Undecided: a wider precision may prove it
   std::map<std::string, ProvenQuantity> proven;
   std::map<std::string, double> log_width;
   std::map<std::string, std::string> why_not;
@@ -105,16 +115,15 @@ Interval midpoint(const Interval& x) {
   return Interval::hull(m.v, m.v);
 }
 
-// q̈ = H⁻¹(τ - C) by residual correction from x̃ (prove.hpp): the enclosure x̃ + e, e ∋ H⁻¹ r.
-VecX<Interval> verified_qdd(const Model<Interval>& model, const Model<Interval>& model0, const VecX<Interval>& q,
+// q̈ = H⁻¹(τ - C) by residual correction from x̃ (prove.hpp): the enclosure x̃ + e, e ∋ H⁻¹ r,
+// r = τ - RNEA(q, q̇, x̃) = H (q̈ - x̃), H⁻¹ through the interval LᵀDL factor f (whose pivots were
+// proven positive, so every H of the enclosure is positive-definite), twice.
+VecX<Interval> verified_qdd(const Model<Interval>& model, const SparseFactor<Interval>& f, const VecX<Interval>& q,
                             const VecX<Interval>& qd, const VecX<Interval>& tau, VecX<Interval> x) {
-  const VecX<Interval> zero = VecX<Interval>::Zero(model.nv);
   VecX<Interval> enclosure;
   for (int pass = 0; pass < 2; ++pass) {
     const VecX<Interval> r = tau - rnea<Interval>(model, q, qd, x);
-    const AbaResult<Interval> e = aba<Interval>(model0, q, zero, r);
-    if (!e.ok) throw Undecided("an articulated-body pivot D of body '" + model.body_name[e.failed_at] + "' is not proven positive-definite");
-    enclosure = x + e.qdd;
+    enclosure = x + ltdl_solve<Interval>(f, r);
     if (pass == 0)
       for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = midpoint(enclosure(i));
   }
@@ -123,6 +132,111 @@ VecX<Interval> verified_qdd(const Model<Interval>& model, const Model<Interval>&
 
 double log10_relative_width(size_t n, const EntryAt& at, double lscale);
 double log10_scale(const std::string& scale);
+
+// H⁻¹ b verified (verified_solve), from x0.
+VecX<Interval> verified_inverse_times(const MatX<Interval>& H, const VecX<Interval>& b, const VecX<Interval>& x0, const char* what) {
+  const VerifiedSolve v = verified_solve(H, b, x0);
+  if (!v.ok) throw Undecided(std::string(what) + ": " + v.why);
+  return v.x;
+}
+
+// The contact section (RBDA ch. 11, frictionless rigid contacts, no soft ones): T, Ṫᵀq̇, φ, ζ
+// evaluated (eqs. 11.25-11.31); H⁻¹T and q̈_free = H⁻¹(τ - C) verified (verified_solve), so M =
+// TᵀH⁻¹T and d = Tᵀq̈_free + Ṫᵀq̇ (eqs. 11.35, 11.36) are enclosed; the LCP's solution given
+// Lemke's final basis B: M_BB λ_B = -d_B verified, λ_N = 0, then λ_B > 0 and ζ̇_N = (Mλ + d)_N > 0
+// must be proven (a degenerate basis, an entry whose enclosure reaches 0, is reported not
+// proven). Then (λ, ζ̇) solves the true LCP, and q̈ = q̈_free + H⁻¹Tλ, τ_c = Tλ, which are the same
+// for every solution (M = TᵀH⁻¹T: Mλ₁ = Mλ₂ forces Tλ₁ = Tλ₂); λ itself only where it is unique.
+template <class Emit, class Attempt, class None>
+void enclose_contacts(const Evaluation& ev, const Model<Interval>& model, const VecX<Interval>& q, const VecX<Interval>& qd,
+                      const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C, Emit& emit,
+                      Attempt& attempt, None& none) {
+  std::optional<ContactKinematics<Interval>> ck;
+  attempt({"contacts.T", "contacts.Tdot_qd", "contacts.phi", "contacts.zeta"}, [&] {
+    ck.emplace(contact_kinematics<Interval>(model, q, qd));
+    emit("contacts.T", "evaluated", static_cast<size_t>(ck->Tn.size()), entries(ck->Tn));
+    emit("contacts.Tdot_qd", "evaluated", static_cast<size_t>(ck->Tdot_qd.size()), entries(ck->Tdot_qd));
+    emit("contacts.phi", "evaluated", static_cast<size_t>(ck->phi.size()), entries(ck->phi));
+    emit("contacts.zeta", "evaluated", static_cast<size_t>(ck->zeta.size()), entries(ck->zeta));
+  });
+  const std::vector<std::string> solution = {"contacts.M", "contacts.d", "contacts.qdd_free", "contacts.lambda",
+                                             "contacts.zeta_dot", "contacts.qdd", "contacts.tau_c"};
+  for (const Contact<Interval>& c : model.contacts)
+    if (c.has_soft) {
+      none(solution, "soft contacts (§11.8): their forces are not enclosed yet");
+      return;
+    }
+  attempt(solution, [&] {
+    if (!ck || !H || !C) throw Decision("T, H or C has no enclosure");
+    const ContactSummary& S = ev.contacts;
+    std::vector<Eigen::Index> rigid;
+    for (const std::string& name : S.rigid)
+      for (size_t c = 0; c < model.contacts.size(); ++c)
+        if (model.contacts[c].name == name) rigid.push_back(static_cast<Eigen::Index>(c));
+    const Eigen::Index n = model.nv, m = static_cast<Eigen::Index>(rigid.size());
+    MatX<Interval> Tr(n, m), Y(n, m);
+    VecX<Interval> Tdot(m);
+    const VecX<Interval> zero = VecX<Interval>::Zero(n);
+    for (Eigen::Index j = 0; j < m; ++j) {
+      Tr.col(j) = ck->Tn.col(rigid[static_cast<size_t>(j)]);
+      Tdot(j) = ck->Tdot_qd(rigid[static_cast<size_t>(j)]);
+      Y.col(j) = verified_inverse_times(*H, Tr.col(j), zero, "H⁻¹T");
+    }
+    const Quantity* fq = ev.find_contact("qdd_free");
+    VecX<Interval> f0 = zero;
+    if (fq)
+      for (Eigen::Index i = 0; i < n; ++i) f0(i) = from_decimal<Interval>(fq->text(static_cast<size_t>(i)));
+    const VecX<Interval> f = verified_inverse_times(*H, tau - *C, f0, "H⁻¹(τ - C)");
+    emit("contacts.qdd_free", "verified", static_cast<size_t>(n), entries(f));
+    if (m == 0) return;
+    const MatX<Interval> M = Tr.transpose() * Y;
+    const VecX<Interval> d = Tr.transpose() * f + Tdot;
+    emit("contacts.M", "verified", static_cast<size_t>(M.size()), entries(M));
+    emit("contacts.d", "verified", static_cast<size_t>(m), entries(d));
+    if (S.status != "solved") throw Decision("the LCP is not solved at this state (" + S.status + ")");
+    std::vector<Eigen::Index> B;  // positions in the rigid list of the basic contacts
+    for (const std::string& name : S.active)
+      for (Eigen::Index j = 0; j < m; ++j)
+        if (model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(j)])].name == name) B.push_back(j);
+    const Eigen::Index nb = static_cast<Eigen::Index>(B.size());
+    VecX<Interval> lambda = VecX<Interval>::Zero(m);
+    if (nb > 0) {
+      MatX<Interval> MBB(nb, nb);
+      VecX<Interval> dB(nb), l0(nb);
+      const Quantity* lq = ev.find_contact("lambda");
+      for (Eigen::Index a = 0; a < nb; ++a) {
+        dB(a) = -d(B[static_cast<size_t>(a)]);
+        l0(a) = lq ? from_decimal<Interval>(lq->text(static_cast<size_t>(B[static_cast<size_t>(a)]))) : Interval(0);
+        for (Eigen::Index b = 0; b < nb; ++b) MBB(a, b) = M(B[static_cast<size_t>(a)], B[static_cast<size_t>(b)]);
+      }
+      const VerifiedSolve v = verified_solve(MBB, dB, l0);
+      if (!v.ok) throw Undecided("Lemke's final basis M_BB λ_B = -d_B: " + v.why);
+      for (Eigen::Index a = 0; a < nb; ++a) {
+        if (!(mpfr_sgn(v.x(a).lo()) > 0))
+          throw Decision("a degenerate basis: λ of contact '" + S.active[static_cast<size_t>(a)] +
+                          "' is not proven positive (its enclosure reaches 0)");
+        lambda(B[static_cast<size_t>(a)]) = v.x(a);
+      }
+    }
+    const VecX<Interval> zeta_dot = M * lambda + d;
+    for (Eigen::Index j = 0; j < m; ++j)
+      if (std::find(B.begin(), B.end(), j) == B.end() && !(mpfr_sgn(zeta_dot(j).lo()) > 0))
+        throw Decision("a degenerate basis: ζ̇ of the non-basic contact '" +
+                        model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(j)])].name +
+                        "' is not proven positive (its enclosure reaches 0)");
+    const VecX<Interval> qdd = f + Y * lambda, tau_c = Tr * lambda;
+    emit("contacts.qdd", "verified", static_cast<size_t>(n), entries(qdd));
+    emit("contacts.tau_c", "verified", static_cast<size_t>(n), entries(tau_c));
+    if (!S.lambda_unique) {
+      none({"contacts.lambda", "contacts.zeta_dot"},
+           "λ is not unique at this state (rank M < n_c): the reported λ is one of the solutions; q̈ and τ_c, the same "
+           "for all of them, are proven");
+      return;
+    }
+    emit("contacts.lambda", "verified", static_cast<size_t>(m), entries(lambda));
+    emit("contacts.zeta_dot", "verified", static_cast<size_t>(m), entries(zeta_dot));
+  });
+}
 
 // The loop section (RBDA ch. 8) of a closed-loop model: K, k, δ and K q̇ evaluated (table 8.1,
 // eq. 8.34); q̈ and λ verified as the solution of eq. 8.36's KKT system
@@ -144,13 +258,13 @@ void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Int
     emit("loops.velocity_error", "evaluated", static_cast<size_t>(lc->vel_error.size()), entries(lc->vel_error));
   });
   attempt({"loops.qdd", "loops.lambda", "loops.tau_c", "loops.tau_a", "qdd"}, [&] {
-    if (!lc || !H || !C) throw Undecided("K, H or C has no enclosure");
+    if (!lc || !H || !C) throw Decision("K, H or C has no enclosure");
     if (!ev.loops.lambda_unique)
-      throw Undecided("the constraints are redundant (rank K < n^c): the KKT matrix is singular and λ is the minimum-norm "
+      throw Decision("the constraints are redundant (rank K < n^c): the KKT matrix is singular and λ is the minimum-norm "
                       "choice, which is not verified");
     const Quantity* xq = ev.find_loop("qdd");
     const Quantity* xl = ev.find_loop("lambda");
-    if (!xq || !xl) throw Undecided("the evaluation reports no loop solution");
+    if (!xq || !xl) throw Decision("the evaluation reports no loop solution");
     bool active = false;
     for (const std::vector<Num>& t : state.tau_loops) active = active || !t.empty();
     const VecX<Interval> Cc = active ? bias_minus_active<Interval>(model, q, qd, to_vecs<Interval>(state.tau_loops)) : *C;
@@ -185,8 +299,8 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
   // The proof of quantity `name` of ev (a loop quantity: "loops." + its name) from n entries, if
   // ev reports it.
   auto emit = [&](const std::string& name, const char* method, size_t n, const EntryAt& at) {
-    const bool loop = name.rfind("loops.", 0) == 0;
-    const Quantity* q = loop ? ev.find_loop(name.substr(6)) : ev.find(name);
+    const bool loop = name.rfind("loops.", 0) == 0, contact = name.rfind("contacts.", 0) == 0;
+    const Quantity* q = loop ? ev.find_loop(name.substr(6)) : contact ? ev.find_contact(name.substr(9)) : ev.find(name);
     if (!q) return;
     out.log_width[name] = log10_relative_width(n, at, log10_scale(q->scale));
     out.proven[name] = proven_quantity(*q, n, at, ev.cap);
@@ -210,8 +324,11 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
   auto attempt = [&](const std::vector<std::string>& names, auto&& f) {
     try {
       f();
+    } catch (const Decision& d) {
+      none(names, d.what());
     } catch (const Undecided& u) {
       none(names, u.what());
+      out.undecided = true;
     }
   };
   std::optional<MatX<Interval>> H;
@@ -228,9 +345,13 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     const VecX<Interval> t = rnea<Interval>(model, q, qd, qdd);
     emit("tau", "evaluated", static_cast<size_t>(t.size()), entries(t));
   });
+  if (!model.contacts.empty() && model.nc == 0)
+    enclose_contacts(ev, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt, none);
   if (model.nc > 0) enclose_loops(ev, state, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
-  attempt({"L", "D"}, [&] {
-    if (table63 && !H) throw Undecided("H has no enclosure");
+  // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.
+  const std::string aba_name = model.nc > 0 ? "qdd_open_tree" : "qdd";
+  attempt({"L", "D", aba_name}, [&] {
+    if (table63 && !H) throw Decision("H has no enclosure");
     SparseFactor<Interval> f = table63 ? ltdl<Interval>(*H, model.dof_parent) : ltdl_articulated<Interval>(model, q);
     H.reset();
     if (!f.ok) throw Undecided("the pivot D of DoF " + std::to_string(f.failed_at) + " is not proven positive");
@@ -238,6 +359,12 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     emit("L", "evaluated", n * n, entries_L(f));
     const VecX<Interval> D = f.D();
     emit("D", "evaluated", n, entries(D));
+    if (const Quantity* x = ev.find(aba_name)) {
+      VecX<Interval> xt(x->size());
+      for (size_t k = 0; k < x->size(); ++k) xt(static_cast<Eigen::Index>(k)) = midpoint(from_decimal<Interval>(x->text(k)));
+      const VecX<Interval> e = verified_qdd(model, f, q, qd, tau, xt);
+      emit(aba_name, "verified", static_cast<size_t>(e.size()), entries(e));
+    }
   });
   H.reset();
   attempt({"kinetic_energy", "potential_energy", "momentum"}, [&] {
@@ -248,18 +375,6 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     emit("potential_energy", "evaluated", 1, entries(V));
     emit("momentum", "evaluated", 6, entries(h));
   });
-  // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.
-  const std::string aba_name = model.nc > 0 ? "qdd_open_tree" : "qdd";
-  if (const Quantity* x = ev.find(aba_name)) {
-    attempt({aba_name}, [&] {
-      VecX<Interval> xt(x->size());
-      for (size_t k = 0; k < x->size(); ++k) xt(static_cast<Eigen::Index>(k)) = midpoint(from_decimal<Interval>(x->text(k)));
-      Model<Interval> model0 = model;
-      model0.gravity = Vec3<Interval>::Zero();
-      const VecX<Interval> e = verified_qdd(model, model0, q, qd, tau, xt);
-      emit(aba_name, "verified", static_cast<size_t>(e.size()), entries(e));
-    });
-  }
   return out;
 }
 
@@ -407,6 +522,9 @@ Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state)
     // Every enclosure 100 times narrower than a unit of the working precision, or widen.
     double shortfall = 0;
     for (const auto& [name, w] : enc.log_width) shortfall = std::max(shortfall, w + ev.cap + 2);
+    // An undecided branch widens too: by the guard digits again (the wrapping grows with the
+    // depth, and the interval ABA's more than CRBA's or RNEA's).
+    if (enc.undecided) shortfall = std::max(shortfall, static_cast<double>(digits - ev.cap));
     if (shortfall <= 0 || proof.attempts >= 4 || digits >= kMaxIntervalDigits) break;
     digits = std::min(kMaxIntervalDigits, digits + static_cast<int>(std::ceil(std::min(shortfall, 1e6))) + 10);
   }
@@ -424,35 +542,30 @@ Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state)
       proof.quantities.push_back(std::move(p));
     }
   }
-  auto unproven = [](const std::vector<Quantity>& qs, std::vector<ProvenQuantity>& out, const std::string& why) {
+  // A section's quantities (prefix "loops." or "contacts." in the enclosures' names): the proof of
+  // each, or why there is none.
+  auto section = [&enc](const std::vector<Quantity>& qs, const std::string& prefix, std::vector<ProvenQuantity>& out) {
     for (const Quantity& q : qs) {
+      auto it = enc.proven.find(prefix + q.name);
+      if (it != enc.proven.end()) {
+        out.push_back(std::move(it->second));
+        out.back().name = q.name;
+        continue;
+      }
       ProvenQuantity p;
       p.name = q.name;
       p.rows = q.rows;
       p.cols = q.cols;
-      p.not_proven = why;
+      auto why = enc.why_not.find(prefix + q.name);
+      p.not_proven = why != enc.why_not.end() ? why->second
+                     : q.name == "G" || q.name == "g"
+                         ? "G and g follow the point algorithm's choice of independent coordinates (§8.8): not verified yet"
+                         : "no enclosure of this quantity yet";
       out.push_back(std::move(p));
     }
   };
-  for (const Quantity& q : ev.loop_quantities) {
-    auto it = enc.proven.find("loops." + q.name);
-    if (it != enc.proven.end()) {
-      proof.loop_quantities.push_back(std::move(it->second));
-      proof.loop_quantities.back().name = q.name;
-      continue;
-    }
-    ProvenQuantity p;
-    p.name = q.name;
-    p.rows = q.rows;
-    p.cols = q.cols;
-    auto why = enc.why_not.find("loops." + q.name);
-    p.not_proven = why != enc.why_not.end() ? why->second
-                   : q.name == "G" || q.name == "g"
-                       ? "G and g follow the point algorithm's choice of independent coordinates (§8.8): not verified yet"
-                       : "no enclosure of this quantity yet";
-    proof.loop_quantities.push_back(std::move(p));
-  }
-  unproven(ev.contact_quantities, proof.contact_quantities, "the contact quantities are not enclosed yet");
+  section(ev.loop_quantities, "loops.", proof.loop_quantities);
+  section(ev.contact_quantities, "contacts.", proof.contact_quantities);
   proof.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return proof;
 }

@@ -15,11 +15,17 @@
 #include "io/model_io.hpp"
 #include "reference/tree/interval_tree.hpp"
 #include "tests/test_paths.hpp"
+#include "io/files.hpp"
+#include "io/json_read.hpp"
 #include "tests/loop_bundled.hpp"
 #include "tests/tree_cases.hpp"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <random>
 
@@ -176,14 +182,15 @@ StateDesc exact_state(const Model<double>& layout, std::uint64_t seed) {
 // (10^-110 of its quantity's scale); "" when none.
 std::string escapes(const Evaluation& ev, const Proof& proof, const Evaluation& oracle) {
   std::string out;
-  std::vector<std::pair<const ProvenQuantity*, bool>> all;  // (quantity, in the loop section)
-  for (const ProvenQuantity& p : proof.quantities) all.push_back({&p, false});
-  for (const ProvenQuantity& p : proof.loop_quantities) all.push_back({&p, true});
-  for (const auto& [pp, loop] : all) {
+  std::vector<std::pair<const ProvenQuantity*, int>> all;  // (quantity, section: 0 tree, 1 loops, 2 contacts)
+  for (const ProvenQuantity& p : proof.quantities) all.push_back({&p, 0});
+  for (const ProvenQuantity& p : proof.loop_quantities) all.push_back({&p, 1});
+  for (const ProvenQuantity& p : proof.contact_quantities) all.push_back({&p, 2});
+  for (const auto& [pp, sec] : all) {
     const ProvenQuantity& p = *pp;
     if (!p.not_proven.empty()) continue;
-    const Quantity* v = loop ? ev.find_loop(p.name) : ev.find(p.name);
-    const Quantity* o = loop ? oracle.find_loop(p.name) : oracle.find(p.name);
+    const Quantity* v = sec == 1 ? ev.find_loop(p.name) : sec == 2 ? ev.find_contact(p.name) : ev.find(p.name);
+    const Quantity* o = sec == 1 ? oracle.find_loop(p.name) : sec == 2 ? oracle.find_contact(p.name) : oracle.find(p.name);
     if (!v || !o || o->size() != v->size()) return "oracle or value missing for " + p.name;
     Fr a, b, r, scale;
     mpfr_set_zero(scale.v, 1);
@@ -291,6 +298,51 @@ TEST(ProofOfBundledLoops, ConstraintsEvaluatedSolutionVerifiedWhereUnique) {
         EXPECT_GE(find(n)->digits, 40) << b.name << " " << n;
       } else {
         EXPECT_NE(find(n)->not_proven.find("redundant"), std::string::npos) << b.name << " " << n;
+      }
+    }
+  }
+}
+
+// Contacts (RBDA ch. 11): a box resting on one corner (a non-degenerate LCP: λ > 0) has T, Ṫᵀq̇, φ,
+// ζ evaluated, M, d, q̈_free verified, and λ, ζ̇, q̈, τ_c verified from Lemke's basis, each oracle
+// value inside its radius and 40 digits proven; on four corners the basis is degenerate (λ is not
+// unique, a basic λ is 0): the solution is reported not proven, never proven.
+TEST(ProofOfContacts, LcpBasisVerifiedWhereNotDegenerate) {
+  const std::string dir = std::string(kSourceDir) + "/fixtures/models/contacts/";
+  for (const bool one_corner : {true, false}) {
+    const std::string contacts = (std::filesystem::temp_directory_path() /
+                                  ("rbdref_interval_contacts_" + std::to_string(::getpid()) + ".json")).string();
+    {
+      std::ofstream out(contacts);
+      if (one_corner)
+        out << R"({"contacts": [{"name": "corner_pp", "link": "box", "point": ["0.3", "0.2", "-0.1"], "normal": [0, 0, 1]}]})";
+      else
+        out << read_text_file(dir + "box_on_ground.contacts.json");
+    }
+    LoadOptions lo;
+    lo.floating_base = true;
+    lo.contacts_file = contacts;
+    const LoadedModel lm = load_model(dir + "box.urdf", lo);
+    std::filesystem::remove(contacts);
+    const StateDesc state = read_state(read_json_file(dir + "box_at_rest.state.json"), "state", model_layout(lm.desc));
+    const Evaluation ev = evaluate_certified(*Precision::parse("bin50"), lm.desc, state);
+    const Proof proof = prove(ev, lm.desc, state);
+    const Evaluation oracle = evaluate(*Precision::parse("mpfr:120"), lm.desc, state);
+    EXPECT_EQ(escapes(ev, proof, oracle), "") << one_corner;
+    auto find = [&](const std::string& n) -> const ProvenQuantity* {
+      for (const ProvenQuantity& p : proof.contact_quantities)
+        if (p.name == n) return &p;
+      return nullptr;
+    };
+    for (const char* n : {"T", "Tdot_qd", "phi", "zeta", "M", "d", "qdd_free", "lambda", "zeta_dot", "qdd", "tau_c"}) {
+      ASSERT_NE(find(n), nullptr) << n;
+      const bool solution = std::string(n) == "lambda" || std::string(n) == "zeta_dot" || std::string(n) == "qdd" || std::string(n) == "tau_c";
+      if (one_corner || !solution) {
+        ASSERT_EQ(find(n)->not_proven, "") << one_corner << " " << n;
+        EXPECT_GE(find(n)->digits, 40) << n;
+      } else {
+        EXPECT_NE(find(n)->not_proven, "") << n;
+        EXPECT_TRUE(find(n)->radius.empty()) << n;
       }
     }
   }
