@@ -29,6 +29,15 @@ double num(const ojson& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 bool flag(const ojson& j, const char* key, bool dflt) { return j.is_object() && j.contains(key) && j[key].is_boolean() ? j[key].get<bool>() : dflt; }
+// The cap cell's tooltip: which digits the cap is (compare's cap_kind; absent in older reports).
+std::string cap_title(const ojson& q) {
+  const std::string k = str(q, "cap_kind");
+  if (k == "proven") return " title=\"the reference's proven digits (fixture --prove): an interval enclosure\"";
+  if (k == "mixed") return " title=\"proven digits in some samples, estimated (two precisions) in the others\"";
+  if (k == "estimated") return " title=\"the reference's estimated digits: two precisions agree\"";
+  return "";
+}
+
 const ojson& field(const ojson& j, const char* key) {
   static const ojson null;
   return j.is_object() && j.contains(key) ? j[key] : null;
@@ -403,7 +412,8 @@ std::string audit_html(const ojson& audit, const std::string& file) {
       if (!(num(q, "samples") > 0)) continue;
       const bool passed = flag(q, "passed", false);
       h << "<tr><td class=\"l\">" << xml_escape(str(q, "quantity")) << "</td><td>" << fmt("%.0f", num(q, "samples")) << "</td><td style=\"background:"
-        << digits_colour(num(q, "min_digits")) << "\">" << fmt("%.1f", num(q, "min_digits")) << "</td><td>" << fmt("%.0f", num(q, "cap"))
+        << digits_colour(num(q, "min_digits")) << "\">" << fmt("%.1f", num(q, "min_digits")) << "</td><td" << cap_title(q) << ">" << fmt("%.0f", num(q, "cap"))
+        << (str(q, "cap_kind") == "proven" ? " (proven)" : str(q, "cap_kind") == "mixed" ? " (partly proven)" : "")
         << "</td><td class=\"l\">" << xml_escape(str(field(q, "worst"), "sample")) << "</td><td>" << fmt("%.3g", num(q, "max_rel_err")) << "</td><td>"
         << fmt("%.3g", num(q, "tolerance")) << "</td><td class=\"l\">" << xml_escape(str(q, "rule")) << "</td><td class=\"l\">"
         << (passed ? "passed" : q.contains("convention") ? "convention: " + xml_escape(str(q, "convention")) : "<b>outside tolerance</b>") << "</td></tr>\n";

@@ -101,6 +101,15 @@ TEST_F(HtmlReport, RendersInChromiumWithoutScriptErrors) {
   const CliRun h = run_rbdref({"html", path("audit/audit.json"), "--out", path("again.html")}, path("cap"));
   ASSERT_EQ(h.status, 0) << h.err;
   EXPECT_EQ(read_text_file(path("again.html")), html);
+  // The cap says which digits it is: estimated in this audit (its fixtures carry no proof), proven
+  // where a report's cap_kind says so (a fixture made with --prove).
+  EXPECT_EQ(html.find("(proven)"), std::string::npos);
+  json proven = audit;
+  for (json& rep : proven["reports"])
+    for (json& q : rep["quantities"]) q["cap_kind"] = "proven";
+  const CliRun pr = run_rbdref({"html", write("proven.json", proven.dump()), "--out", path("proven.html")}, path("cap"));
+  ASSERT_EQ(pr.status, 0) << pr.err;
+  EXPECT_NE(read_text_file(path("proven.html")).find("(proven)"), std::string::npos);
   json bad = audit;
   bad["runs"][0]["engine"] = 7;
   const CliRun b = run_rbdref({"html", write("bad.json", bad.dump()), "--out", path("bad.html")}, path("cap"));
