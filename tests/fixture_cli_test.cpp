@@ -215,6 +215,24 @@ TEST_F(FixtureCli, ProvenFixtureCapsCompareAtItsProvenDigits) {
   exit_status("compare " + low + " " + engine + " --report " + path("r2.json"), &err);
   EXPECT_EQ(quantity(path("r2.json"), "H")["cap"].get<double>(), 3) << err;
 
+  // Loop and contact samples: the proofs of the quantities their sections store, read back byte
+  // for byte (a proof naming a quantity the sample does not store would be refused).
+  const std::string loops = kData + "/models/loops/delta3";
+  const std::string contacts = kData + "/models/contacts/";
+  for (const std::string& line : {"fixture " + loops + ".urdf --loops " + loops + ".loops.json --samples 2 --prove --out " + path("l.json"),
+                                  "fixture " + contacts + "box.urdf --floating-base --contacts " + contacts +
+                                      "box_on_ground.contacts.json --samples 4 --prove --out " + path("l.json")}) {
+    ASSERT_EQ(exit_status(line, &err), 0) << err;
+    const Fixture lf = read_fixture_file(path("l.json"));
+    EXPECT_EQ(fixture_text(fixture_to_json(lf)), read_text_file(path("l.json")));
+    int proven = 0;
+    for (const Sample& s : lf.samples) {
+      for (const Quantity& q : s.ref.loop_quantities) proven += q.proven_digits >= 40;
+      for (const Quantity& q : s.ref.contact_quantities) proven += q.proven_digits >= 40;
+    }
+    EXPECT_GT(proven, 0) << line;
+  }
+
   fs::remove(path("r.json"));  // expect_bad_fixture checks that no report is written
   for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{{"H", 99}, {"nope", 40}, {"C", "many"}}) {
     json bad = json::parse(text);
