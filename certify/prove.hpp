@@ -10,8 +10,9 @@
 //                CRBA (table 6.2; the base-coordinate form where the point evaluation uses it),
 //                C and τ by RNEA (table 5.1), L and D by LᵀDL (table 6.3, or the articulated
 //                route beyond its budget; each pivot proven positive), the energies and the
-//                momentum. An algorithm whose branch the intervals cannot decide proves nothing
-//                (Undecided: the reason is reported).
+//                momentum; the loop constraints K, k, δ, K q̇ (table 8.1, eq. 8.34); the contact
+//                kinematics T, Ṫᵀq̇, φ, ζ (eqs. 11.25-11.31). An algorithm whose branch the
+//                intervals cannot decide proves nothing (Undecided: the reason is reported).
 //   verified     q̈ = H⁻¹(τ - C) by a residual correction: with x̃ the reported q̈, the residual
 //                r = τ - RNEA(q, q̇, x̃) = H (q̈ - x̃) is enclosed on intervals, and q̈ - x̃ = H⁻¹ r
 //                through the interval LᵀDL factor (its pivots proven positive: every H of the
@@ -19,11 +20,15 @@
 //                enclosure, so that the factor's wrapping multiplies only a correction ~10^-(interval
 //                digits), not the value's own error. Interval ABA would do the same solve, but its
 //                articulated inertias wrap ~1.2 digits per body on chains (measured), 5 times CRBA's.
-//                The loop KKT system and the contact LCP's basis system by verified_solve.hpp.
+//                By verified_solve.hpp (Krawczyk/Rump): the loops' KKT system (eq. 8.36) when K has
+//                full row rank, giving q̈, λ, τ_c; H⁻¹T and q̈_free, giving the contacts' M and d
+//                (eqs. 11.35, 11.36); the LCP's solution given Lemke's final basis B (M_BB λ_B =
+//                -d_B, then λ_B > 0 and ζ̇_N > 0 proven, else the basis is degenerate: not proven).
 // The interval precision starts at the working digits + 12 + depth/4 (the measured loss to the
 // wrapping effect is ~0.13 digit per body for H and ~0.2 for τ on chains: docs/benchmarks.md) and
 // grows by the measured shortfall until every enclosure is 100 times narrower than the working
-// precision's unit (at most 4 attempts, at most kMaxIntervalDigits).
+// precision's unit, or by the guard digits again where a branch was undecided (at most 4
+// attempts, at most kMaxIntervalDigits).
 //
 // Per quantity: radius (the value's shape, decimal rounded up), entry digits and norm-wise digits
 // (the formulas of certified digits, evaluate.hpp, with |x - x*| replaced by the radius and |x*|
@@ -60,7 +65,8 @@ struct Proof {
 constexpr int kMaxIntervalDigits = 4000;
 
 // The proof of `ev`'s reported values (its decimal text, Quantity::text). Quantities it does not
-// enclose (the loop and contact sections, for now) are listed with not_proven.
+// enclose (redundant loops' λ and q̈, G, g, u, soft contacts, the impulsive step) are listed with
+// not_proven and the reason.
 Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state);
 
 // Sets Quantity::proven_digits of ev's quantities from the proof (those it proves).
