@@ -5,7 +5,8 @@
 // nearest (the planted defect) is caught by the same check. Decimals are enclosed, not rounded;
 // comparisons answer only when certain; sine and cosine are enclosed at 1e300.
 //
-// Proof: on every bundled tree, at bin50, every entry of H, C, τ, q̈, L, D, the energies and the
+// Proof: a pendulum's closed form (from decimal text) lies inside every radius; on every bundled
+// tree, at bin50, every entry of H, C, τ, q̈, L, D, the energies and the
 // momentum satisfies |oracle - value| <= radius, the oracle being an evaluation at mpfr:120 (a
 // point evaluation, no interval code, 70 digits beyond the value); the proven digits reach the
 // targets (45 norm-wise for H, C, τ, q̈); the oracle of a state moved by 1e-40 escapes the radius
@@ -346,6 +347,78 @@ TEST(ProofOfContacts, LcpBasisVerifiedWhereNotDegenerate) {
       }
     }
   }
+}
+
+// A closed form, independent of every library route: a pendulum hinged about y with its COM at
+// (l, 0, 0) of its frame, gravity (0, 0, -g). R_y(θ) takes the COM to (l cos θ, 0, -l sin θ), so
+// V = -m g l sin θ and, with H = Iyy + m l² (Iyy about the COM),
+//     C = ∂V/∂θ = -m g l cos θ,   τ = H q̈ + C,   q̈ = (τ - C) / H,   T = ½ H q̇².
+// Every parameter is decimal text (0.1 is no binary number): the closed form is computed in MPFR at
+// 2000 bits from the same text, and every value must lie within its radius of it.
+TEST(ProofOfClosedForm, PendulumFromDecimalText) {
+  BodyDesc b;
+  b.name = "link";
+  b.where = "bodies[0]";
+  b.joint.type = JointType::Revolute;
+  b.joint.axis = {Num::exact(0), Num::exact(1), Num::exact(0)};
+  b.inertial.mass = Num::decimal("1.7");
+  b.inertial.com = {Num::decimal("0.35"), Num::exact(0), Num::exact(0)};
+  b.inertial.I = {Num::decimal("0.03"), Num::decimal("0.021"), Num::decimal("0.011"), Num::exact(0), Num::exact(0), Num::exact(0)};
+  ModelDesc d;
+  d.bodies = {b};
+  StateDesc state;
+  state.q = {Num::decimal("0.7")};
+  state.qd = {Num::decimal("-1.3")};
+  state.qdd = {Num::decimal("0.4")};
+  state.tau = {Num::decimal("2.5")};
+  const Evaluation ev = evaluate_certified(*Precision::parse("bin50"), d, state);
+  const Proof proof = prove(ev, d, state);
+  Fr m, l, I, g, th, qd, qdd, tau, H, C, t;
+  mpfr_set_str(m.v, "1.7", 10, MPFR_RNDN);
+  mpfr_set_str(l.v, "0.35", 10, MPFR_RNDN);
+  mpfr_set_str(I.v, "0.021", 10, MPFR_RNDN);
+  mpfr_set_str(g.v, "9.81", 10, MPFR_RNDN);
+  mpfr_set_str(th.v, "0.7", 10, MPFR_RNDN);
+  mpfr_set_str(qd.v, "-1.3", 10, MPFR_RNDN);
+  mpfr_set_str(qdd.v, "0.4", 10, MPFR_RNDN);
+  mpfr_set_str(tau.v, "2.5", 10, MPFR_RNDN);
+  mpfr_mul(H.v, l.v, l.v, MPFR_RNDN);
+  mpfr_mul(H.v, H.v, m.v, MPFR_RNDN);
+  mpfr_add(H.v, H.v, I.v, MPFR_RNDN);  // H = Iyy + m l²
+  mpfr_cos(C.v, th.v, MPFR_RNDN);
+  mpfr_mul(C.v, C.v, m.v, MPFR_RNDN);
+  mpfr_mul(C.v, C.v, g.v, MPFR_RNDN);
+  mpfr_mul(C.v, C.v, l.v, MPFR_RNDN);
+  mpfr_neg(C.v, C.v, MPFR_RNDN);  // C = -m g l cos θ
+  auto within = [&](const char* name, mpfr_srcptr exact) {
+    const ProvenQuantity* p = proof.find(name);
+    const Quantity* v = ev.find(name);
+    if (!p || !v || !p->not_proven.empty()) return false;
+    Fr x, r;
+    mpfr_set_str(x.v, v->text(0).c_str(), 10, MPFR_RNDN);
+    mpfr_sub(x.v, x.v, exact, MPFR_RNDN);
+    mpfr_abs(x.v, x.v, MPFR_RNDN);
+    mpfr_set_str(r.v, p->radius.at(0).c_str(), 10, MPFR_RNDU);
+    return mpfr_lessequal_p(x.v, r.v) && p->digits >= 48;
+  };
+  EXPECT_TRUE(within("H", H.v));
+  EXPECT_TRUE(within("C", C.v));
+  mpfr_mul(t.v, H.v, qdd.v, MPFR_RNDN);
+  mpfr_add(t.v, t.v, C.v, MPFR_RNDN);
+  EXPECT_TRUE(within("tau", t.v));
+  mpfr_sub(t.v, tau.v, C.v, MPFR_RNDN);
+  mpfr_div(t.v, t.v, H.v, MPFR_RNDN);
+  EXPECT_TRUE(within("qdd", t.v));
+  mpfr_mul(t.v, qd.v, qd.v, MPFR_RNDN);
+  mpfr_mul(t.v, t.v, H.v, MPFR_RNDN);
+  mpfr_div_ui(t.v, t.v, 2, MPFR_RNDN);
+  EXPECT_TRUE(within("kinetic_energy", t.v));
+  // and a closed form of another pendulum (COM at 0.36) escapes: the check can fail
+  mpfr_set_str(l.v, "0.36", 10, MPFR_RNDN);
+  mpfr_mul(t.v, l.v, l.v, MPFR_RNDN);
+  mpfr_mul(t.v, t.v, m.v, MPFR_RNDN);
+  mpfr_add(t.v, t.v, I.v, MPFR_RNDN);
+  EXPECT_FALSE(within("H", t.v));
 }
 
 // q = 1e300 (an exact double): no precision's ordinary reduction is exact there, but MPFR's and
