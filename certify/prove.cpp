@@ -507,6 +507,11 @@ void apply_proven_digits(Evaluation& ev, const Proof& proof) {
 }
 
 Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state) {
+  // MPFR keeps constants (π, log 2) and sine tables in caches local to each thread, which a thread
+  // that ends (fixture --prove's workers) would leave behind: freed when the proof returns.
+  struct FreeThreadCaches {
+    ~FreeThreadCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+  } free_caches;
   const auto t0 = std::chrono::steady_clock::now();
   Proof proof;
   proof.present = true;
