@@ -19,6 +19,8 @@
 
 namespace rbd {
 
+using detail::Fr;
+
 const ProvenQuantity* Proof::find(const std::string& name) const {
   for (const ProvenQuantity& q : quantities)
     if (q.name == name) return &q;
@@ -34,14 +36,6 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 // decide: a wider interval precision may decide it).
 struct Decision : std::runtime_error {
   using std::runtime_error::runtime_error;
-};
-
-struct Fr {
-  mpfr_t v;
-  explicit Fr(mpfr_prec_t bits) { mpfr_init2(v, bits); }
-  ~Fr() { mpfr_clear(v); }
-  Fr(const Fr&) = delete;
-  Fr& operator=(const Fr&) = delete;
 };
 
 // log10 |x| in double (x may lie beyond double's exponent range), rounded up when `up`, else down;
@@ -106,13 +100,6 @@ EntryAt entries_L(const SparseFactor<Interval>& f) {
     if (i == j) return *one;
     return (*row)[j] ? f.LD(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) : *zero;
   };
-}
-
-// The point interval at the midpoint of x.
-Interval midpoint(const Interval& x) {
-  Fr m(mpfi_get_prec(x.data()));
-  mpfi_mid(m.v, x.data());
-  return Interval::hull(m.v, m.v);
 }
 
 // q̈ = H⁻¹(τ - C) by residual correction from x̃ (prove.hpp): the enclosure x̃ + e, e ∋ H⁻¹ r,

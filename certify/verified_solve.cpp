@@ -7,21 +7,9 @@
 
 namespace rbd {
 
+using detail::Fr;
+
 namespace {
-
-struct Fr {
-  mpfr_t v;
-  explicit Fr(mpfr_prec_t bits) { mpfr_init2(v, bits); }
-  ~Fr() { mpfr_clear(v); }
-  Fr(const Fr&) = delete;
-  Fr& operator=(const Fr&) = delete;
-};
-
-Interval midpoint(const Interval& x) {
-  Fr m(mpfi_get_prec(x.data()));
-  mpfi_mid(m.v, x.data());
-  return Interval::hull(m.v, m.v);
-}
 
 bin100 mid_bin100(const Interval& x) {
   Fr m(mpfi_get_prec(x.data()));

@@ -7,18 +7,12 @@
 
 namespace rbd {
 
+using detail::Fr;
+
 namespace {
 thread_local bool t_planted_nearest = false;
 
 // An MPFR number at `bits` for the duration of a scope.
-struct Fr {
-  mpfr_t v;
-  explicit Fr(mpfr_prec_t bits) { mpfr_init2(v, bits); }
-  ~Fr() { mpfr_clear(v); }
-  Fr(const Fr&) = delete;
-  Fr& operator=(const Fr&) = delete;
-};
-
 [[noreturn]] void undecided(const std::string& what, const Interval& a, const Interval& b) {
   throw Undecided(what + ": " + to_decimal(a, 6) + " and " + to_decimal(b, 6) + " overlap");
 }
@@ -69,6 +63,12 @@ Interval& Interval::operator/=(const Interval& b) {
   if (b.contains_zero()) undecided("division by an interval that holds 0", *this, b);
   mpfi_div(v_, v_, b.v_);
   return *this;
+}
+
+Interval midpoint(const Interval& x) {
+  Fr m(mpfi_get_prec(x.data()));
+  mpfi_mid(m.v, x.data());
+  return Interval::hull(m.v, m.v);
 }
 
 void Interval::set_planted_nearest_product(bool on) { t_planted_nearest = on; }

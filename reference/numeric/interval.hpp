@@ -39,6 +39,14 @@ class Undecided : public std::runtime_error {
 };
 
 namespace detail {
+// An MPFR number of `bits` for the duration of a scope (the endpoints' arithmetic of the proofs).
+struct Fr {
+  mpfr_t v;
+  explicit Fr(mpfr_prec_t bits) { mpfr_init2(v, bits); }
+  ~Fr() { mpfr_clear(v); }
+  Fr(const Fr&) = delete;
+  Fr& operator=(const Fr&) = delete;
+};
 // The precision (bits) of the intervals made on this thread.
 inline thread_local mpfr_prec_t t_interval_bits = 200;
 }  // namespace detail
@@ -149,6 +157,9 @@ inline bool operator!=(const Interval& a, const Interval& b) { return !(a == b);
 
 // The midpoints' order: a choice among formulas that are all valid (scalar.hpp).
 bool prefer_less(const Interval& a, const Interval& b);
+
+// The point interval at x's midpoint (a single number: a point algorithm's approximation).
+Interval midpoint(const Interval& x);
 
 Interval abs(const Interval& a);
 Interval sqrt(const Interval& a);
