@@ -290,6 +290,8 @@ void evaluate_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, 
     return model.joint_name[b] + (model.nvi[b] > 1 ? "[" + std::to_string(c - model.iv[b]) + "]" : "");
   };
   for (int c : proj.ns.independent) L.independent.push_back(dof_name(c));
+  L.pivot_rows.assign(proj.ns.row_order.begin(), proj.ns.row_order.begin() + proj.ns.rank);
+  L.col_order = proj.ns.col_order;
   L.lambda_unique = L.rank == model.nc;
   // Consistency: tolerances from the model's size and the resolution of the inputs: the working
   // precision's ε, or 2⁻⁵² when q and q̇ are written as doubles (every fixture's samples, a state
@@ -343,6 +345,7 @@ void evaluate_loops(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, 
     const VecX<T> tau_ID = H * qdd_state + C;
     const LoopInverseDynamics<T> r = loop_inverse_dynamics<T>(proj.ns.G, tau_ID, actuated);
     for (int c : actuated) id.actuated.push_back(dof_name(c));
+    id.actuated_dofs = actuated;
     id.kind = actuation_name(r.kind);
     id.unique = r.unique;
     id.producible = r.producible;

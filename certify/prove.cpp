@@ -225,17 +225,35 @@ void enclose_contacts(const Evaluation& ev, const Model<Interval>& model, const 
   });
 }
 
+bool exact_zero(const Interval& x) { return mpfr_zero_p(x.lo()) && mpfr_zero_p(x.hi()); }
+
 // The loop section (RBDA ch. 8) of a closed-loop model: K, k, δ and K q̇ evaluated (table 8.1,
-// eq. 8.34); q̈ and λ verified as the solution of eq. 8.36's KKT system
-//     [H  -Kᵀ] [q̈]   [τ - C + τᵃ]
-//     [K   0 ] [λ ] = [k + k_stab]
-// (verified_solve: ‖I - R A‖ < 1 proves the matrix nonsingular on the whole enclosure, so K has
-// full row rank and λ is unique), τ_c = Kᵀλ and τᵃ from those enclosures. Redundant constraints
-// (λ the minimum-norm choice of a singular system) are not verified.
+// eq. 8.34). The rest takes the point algorithm's rank decision (§8.8: rank r, the pivot rows P
+// and the column order Q2, LoopSummary) and proves what follows from it:
+//
+//   q̈, λ, τ_c  the KKT system of eq. 8.36 restricted to the rows P,
+//                  [H     -K_Pᵀ] [q̈ ]   [τ - C + τᵃ        ]
+//                  [K_P    0   ] [λ_P] = [(k + k_stab)_P    ],
+//              verified (verified_solve: ‖I - R A‖ < 1 proves K_P of full row rank on the whole
+//              enclosure). When r = n^c that is the whole system and λ is unique. When r < n^c
+//              the decision is proven only if every dropped row of K and of k + k_stab encloses
+//              exactly 0 (a planar loop's out-of-plane rows, computed without rounding): then
+//              rank K = r, the dropped constraints are 0 = 0, and the minimum-norm λ is λ_P with 0
+//              on the dropped rows; otherwise nothing is claimed (the decision cannot be proven:
+//              a rank drop is not robust to perturbation).
+//   G, g       eq. 8.51 given the pivot sequence: K₁₁ X = K₁₂ and K₁₁ x = (k + k_stab)_P verified,
+//              K₁₁ = K(P, dependent columns); G = Q2ᵀ[-X; 1], g = Q2ᵀ[x; 0]. A function of K and
+//              the pivots whether or not the dropped rows are dependent; the claim names them.
+//   τᵃ         C - (C - τᵃ), evaluated.
+//   u          §8.12 (eq. 8.63) G_uᵀ u = Gᵀ τ_ID, τ_ID = H q̈ + C - τᵃ at the state's q̈, when the
+//              rank decision is proven (then range G = null K, and u does not depend on the
+//              basis): properly actuated, G_uᵀ u = b verified; over-actuated, the minimum-norm
+//              u = G_u y, (G_uᵀ G_u) y = b verified; under-actuated (a least-squares choice) not.
 template <class Emit, class Attempt>
 void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Interval>& model, const VecX<Interval>& q,
-                   const VecX<Interval>& qd, const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C,
-                   Emit& emit, Attempt& attempt) {
+                   const VecX<Interval>& qd, const VecX<Interval>& qdd_state, const VecX<Interval>& tau,
+                   const MatX<Interval>* H, const VecX<Interval>* C, Emit& emit, Attempt& attempt) {
+  const LoopSummary& L = ev.loops;
   std::optional<LoopConstraints<Interval>> lc;
   attempt({"loops.K", "loops.k", "loops.delta", "loops.velocity_error"}, [&] {
     lc.emplace(loop_constraints<Interval>(model, q, qd, LoopFrame::Local));
@@ -244,39 +262,131 @@ void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Int
     emit("loops.delta", "evaluated", static_cast<size_t>(lc->delta.size()), entries(lc->delta));
     emit("loops.velocity_error", "evaluated", static_cast<size_t>(lc->vel_error.size()), entries(lc->vel_error));
   });
+  const Eigen::Index n = model.nv, m = model.nc, r = L.rank;
+  const bool pivots = static_cast<Eigen::Index>(L.pivot_rows.size()) == r && static_cast<Eigen::Index>(L.col_order.size()) == n;
+  std::vector<Eigen::Index> kept(L.pivot_rows.begin(), L.pivot_rows.end());
+  std::sort(kept.begin(), kept.end());
+  VecX<Interval> rhs;
+  // Why the rank decision is not proven ("" when it is: r = n^c, or every dropped row is exactly 0).
+  std::string unproven_rank;
+  if (lc) {
+    rhs = lc->k + lc->k_stab;
+    for (Eigen::Index i = 0; i < m && unproven_rank.empty(); ++i) {
+      if (std::binary_search(kept.begin(), kept.end(), i)) continue;
+      bool zero = exact_zero(rhs(i));
+      for (Eigen::Index j = 0; j < n; ++j) zero = zero && exact_zero(lc->K(i, j));
+      if (!zero)
+        unproven_rank = "the constraints are redundant (rank K = " + std::to_string(r) + " < n^c = " + std::to_string(m) +
+                        " by §8.8's rank decision) and row " + std::to_string(i) +
+                        " of K or k + k_stab, which the decision drops, is not exactly 0 on intervals: the decision "
+                        "cannot be proven, and q̈, τ_c and λ (the minimum-norm choice) depend on it";
+    }
+  }
+  bool active = false;
+  for (const std::vector<Num>& t : state.tau_loops) active = active || !t.empty();
+  std::optional<VecX<Interval>> Cc;  // C - τᵃ
   attempt({"loops.qdd", "loops.lambda", "loops.tau_c", "loops.tau_a", "qdd"}, [&] {
     if (!lc || !H || !C) throw Decision("K, H or C has no enclosure");
-    if (!ev.loops.lambda_unique)
-      throw Decision("the constraints are redundant (rank K < n^c): the KKT matrix is singular and λ is the minimum-norm "
-                      "choice, which is not verified");
+    if (!pivots) throw Decision("the evaluation carries no pivot sequence (§8.8)");
+    Cc = active ? bias_minus_active<Interval>(model, q, qd, to_vecs<Interval>(state.tau_loops)) : *C;
+    if (active) {
+      const VecX<Interval> tau_a = *C - *Cc;
+      emit("loops.tau_a", "evaluated", static_cast<size_t>(n), entries(tau_a));
+    }
+    if (!unproven_rank.empty()) throw Decision(unproven_rank);
     const Quantity* xq = ev.find_loop("qdd");
     const Quantity* xl = ev.find_loop("lambda");
     if (!xq || !xl) throw Decision("the evaluation reports no loop solution");
-    bool active = false;
-    for (const std::vector<Num>& t : state.tau_loops) active = active || !t.empty();
-    const VecX<Interval> Cc = active ? bias_minus_active<Interval>(model, q, qd, to_vecs<Interval>(state.tau_loops)) : *C;
-    const Eigen::Index n = model.nv, m = lc->K.rows();
-    MatX<Interval> A = MatX<Interval>::Zero(n + m, n + m);
+    MatX<Interval> A = MatX<Interval>::Zero(n + r, n + r);
+    VecX<Interval> b(n + r), x0(n + r);
     A.topLeftCorner(n, n) = *H;
-    A.topRightCorner(n, m) = -lc->K.transpose();
-    A.bottomLeftCorner(m, n) = lc->K;
-    VecX<Interval> b(n + m), x0(n + m);
-    b.head(n) = tau - Cc;
-    b.tail(m) = lc->k + lc->k_stab;
+    b.head(n) = tau - *Cc;
     for (Eigen::Index i = 0; i < n; ++i) x0(i) = from_decimal<Interval>(xq->text(static_cast<size_t>(i)));
-    for (Eigen::Index i = 0; i < m; ++i) x0(n + i) = from_decimal<Interval>(xl->text(static_cast<size_t>(i)));
+    for (Eigen::Index a = 0; a < r; ++a) {
+      const Eigen::Index i = kept[static_cast<size_t>(a)];
+      A.block(n + a, 0, 1, n) = lc->K.row(i);
+      A.block(0, n + a, n, 1) = -lc->K.row(i).transpose();
+      b(n + a) = rhs(i);
+      x0(n + a) = from_decimal<Interval>(xl->text(static_cast<size_t>(i)));
+    }
     const VerifiedSolve v = verified_solve(A, b, x0);
-    if (!v.ok) throw Undecided("the KKT system (eq. 8.36): " + v.why);
-    const VecX<Interval> qdd = v.x.head(n), lambda = v.x.tail(m);
+    if (!v.ok) throw Undecided("the KKT system (eq. 8.36) of the pivot rows: " + v.why);
+    const VecX<Interval> qdd = v.x.head(n);
+    VecX<Interval> lambda = VecX<Interval>::Zero(m);
+    for (Eigen::Index a = 0; a < r; ++a) lambda(kept[static_cast<size_t>(a)]) = v.x(n + a);
     const VecX<Interval> tau_c = lc->K.transpose() * lambda;
     emit("loops.qdd", "verified", static_cast<size_t>(n), entries(qdd));
     emit("qdd", "verified", static_cast<size_t>(n), entries(qdd));
     emit("loops.lambda", "verified", static_cast<size_t>(m), entries(lambda));
     emit("loops.tau_c", "verified", static_cast<size_t>(n), entries(tau_c));
-    if (active) {
-      const VecX<Interval> tau_a = *C - Cc;
-      emit("loops.tau_a", "evaluated", static_cast<size_t>(n), entries(tau_a));
+  });
+  std::optional<MatX<Interval>> G;
+  attempt({"loops.G", "loops.g"}, [&] {
+    if (!lc) throw Decision("K has no enclosure");
+    if (!pivots) throw Decision("the evaluation carries no pivot sequence (§8.8)");
+    const Quantity* pG = ev.find_loop("G");
+    const Quantity* pg = ev.find_loop("g");
+    const Eigen::Index f = n - r;
+    MatX<Interval> K11(r, r), K12(r, f), X0(r, f);
+    VecX<Interval> k1(r), x0(r);
+    for (Eigen::Index a = 0; a < r; ++a) {
+      const Eigen::Index i = L.pivot_rows[static_cast<size_t>(a)];
+      for (Eigen::Index t = 0; t < n; ++t) {
+        const Eigen::Index j = L.col_order[static_cast<size_t>(t)];
+        if (t < r)
+          K11(a, t) = lc->K(i, j);
+        else
+          K12(a, t - r) = lc->K(i, j);
+      }
+      k1(a) = rhs(i);
+      const Eigen::Index c = L.col_order[static_cast<size_t>(a)];
+      for (Eigen::Index t = 0; t < f; ++t)
+        X0(a, t) = pG ? Interval(-from_decimal<Interval>(pG->text(static_cast<size_t>(c * f + t)))) : Interval(0);
+      x0(a) = pg ? from_decimal<Interval>(pg->text(static_cast<size_t>(c))) : Interval(0);
     }
+    G.emplace(MatX<Interval>::Zero(n, f));
+    VecX<Interval> g = VecX<Interval>::Zero(n);
+    if (r > 0) {
+      for (Eigen::Index t = 0; t < f; ++t) {
+        const VerifiedSolve v = verified_solve(K11, K12.col(t), X0.col(t));
+        if (!v.ok) throw Undecided("K₁₁ X = K₁₂ (eq. 8.51) at the pivots: " + v.why);
+        for (Eigen::Index a = 0; a < r; ++a) (*G)(L.col_order[static_cast<size_t>(a)], t) = -v.x(a);
+      }
+      const VerifiedSolve v = verified_solve(K11, k1, x0);
+      if (!v.ok) throw Undecided("K₁₁ x = k₁ (eq. 8.51) at the pivots: " + v.why);
+      for (Eigen::Index a = 0; a < r; ++a) g(L.col_order[static_cast<size_t>(a)]) = v.x(a);
+    }
+    for (Eigen::Index t = 0; t < f; ++t) (*G)(L.col_order[static_cast<size_t>(r + t)], t) = Interval(1);
+    emit("loops.G", "verified", static_cast<size_t>(G->size()), entries(*G));
+    emit("loops.g", "verified", static_cast<size_t>(n), entries(g));
+  });
+  if (!L.id.present) return;
+  attempt({"loops.u"}, [&] {
+    if (!G || !H || !Cc) throw Decision("G, H or C - τᵃ has no enclosure");
+    if (!unproven_rank.empty()) throw Decision(unproven_rank + " (u needs range G = null K)");
+    if (!L.id.producible || L.id.kind.rfind("under", 0) == 0)
+      throw Decision("under-actuated (§8.12): u is the least-squares choice of eq. 8.63, a rank decision of its own");
+    const Eigen::Index f = G->cols(), p = static_cast<Eigen::Index>(L.id.actuated_dofs.size());
+    const Quantity* pu = ev.find_loop("u");
+    const VecX<Interval> b = G->transpose() * VecX<Interval>(*H * qdd_state + *Cc);
+    MatX<Interval> Gu(p, f);
+    VecX<Interval> u0(p);
+    for (Eigen::Index j = 0; j < p; ++j) {
+      Gu.row(j) = G->row(L.id.actuated_dofs[static_cast<size_t>(j)]);
+      u0(j) = pu ? from_decimal<Interval>(pu->text(static_cast<size_t>(j))) : Interval(0);
+    }
+    VecX<Interval> u = VecX<Interval>::Zero(p);  // mobility 0: no equations, u = 0 is the minimum norm
+    if (f == 0) {
+    } else if (p == f) {
+      const VerifiedSolve v = verified_solve(Gu.transpose(), b, u0);
+      if (!v.ok) throw Undecided("G_uᵀ u = Gᵀ τ_ID (eq. 8.63): " + v.why);
+      u = v.x;
+    } else {
+      const VerifiedSolve v = verified_solve(Gu.transpose() * Gu, b, VecX<Interval>::Zero(f));
+      if (!v.ok) throw Undecided("the minimum-norm u of eq. 8.63, (G_uᵀ G_u) y = Gᵀ τ_ID: " + v.why);
+      u = Gu * v.x;
+    }
+    emit("loops.u", "verified", static_cast<size_t>(p), entries(u));
   });
 }
 
@@ -334,7 +444,8 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
   });
   if (!model.contacts.empty() && model.nc == 0)
     enclose_contacts(ev, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt, none);
-  if (model.nc > 0) enclose_loops(ev, state, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
+  if (model.nc > 0)
+    enclose_loops(ev, state, model, q, qd, qdd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
   // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.
   const std::string aba_name = model.nc > 0 ? "qdd_open_tree" : "qdd";
   attempt({"L", "D", aba_name}, [&] {
@@ -549,10 +660,7 @@ Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state)
       p.rows = q.rows;
       p.cols = q.cols;
       auto why = enc.why_not.find(prefix + q.name);
-      p.not_proven = why != enc.why_not.end() ? why->second
-                     : q.name == "G" || q.name == "g"
-                         ? "G and g follow the point algorithm's choice of independent coordinates (§8.8): not verified yet"
-                         : "no enclosure of this quantity yet";
+      p.not_proven = why != enc.why_not.end() ? why->second : "no enclosure of this quantity yet";
       out.push_back(std::move(p));
     }
   };

@@ -20,8 +20,11 @@
 //                enclosure, so that the factor's wrapping multiplies only a correction ~10^-(interval
 //                digits), not the value's own error. Interval ABA would do the same solve, but its
 //                articulated inertias wrap ~1.2 digits per body on chains (measured), 5 times CRBA's.
-//                By verified_solve.hpp (Krawczyk/Rump): the loops' KKT system (eq. 8.36) when K has
-//                full row rank, giving q̈, λ, τ_c; H⁻¹T and q̈_free, giving the contacts' M and d
+//                By verified_solve.hpp (Krawczyk/Rump), given the point algorithm's decisions: the
+//                loops' KKT system (eq. 8.36) at §8.8's pivot rows, when the rank decision is
+//                proven (full row rank, or the dropped rows exactly 0), giving q̈, λ, τ_c, and u
+//                (§8.12); G and g (eq. 8.51) given the pivot sequence; H⁻¹T and q̈_free, giving the
+//                contacts' M and d
 //                (eqs. 11.35, 11.36); the LCP's solution given Lemke's final basis B (M_BB λ_B =
 //                -d_B, then λ_B > 0 and ζ̇_N > 0 proven, else the basis is degenerate: not proven).
 // The interval precision starts at the working digits + 12 + depth/4 (the measured loss to the
@@ -65,7 +68,8 @@ struct Proof {
 constexpr int kMaxIntervalDigits = 4000;
 
 // The proof of `ev`'s reported values (its decimal text, Quantity::text). Quantities it does not
-// enclose (redundant loops' λ and q̈, G, g, u, soft contacts, the impulsive step) are listed with
+// enclose (loop solutions whose rank decision is unproven, an under-actuated u, soft contacts, the
+// impulsive step) are listed with
 // not_proven and the reason.
 Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state);
 

@@ -92,9 +92,11 @@ TEST_F(Cli, EvalProveAddsRadiiAndProvenDigits) {
   ASSERT_EQ(loops.status, 0) << loops.err;
   const nlohmann::json ld = nlohmann::json::parse(loops.out);
   EXPECT_GE(ld["proof"]["loops"]["K"]["digits"].get<int>(), 40);
-  // slider-crank's loop is planar: 5 constraints of rank 2, λ the minimum-norm choice
-  EXPECT_TRUE(ld["proof"]["loops"]["lambda"]["not_proven"].is_string());
-  EXPECT_FALSE(ld["proof"]["loops"]["lambda"].contains("radius"));
+  // slider-crank's loop is planar: 5 constraints of rank 2, the 3 dropped rows exactly 0, so the
+  // rank decision is proven and λ (the minimum-norm choice) verified
+  EXPECT_FALSE(ld["proof"]["loops"]["lambda"].contains("not_proven"));
+  EXPECT_EQ(ld["proof"]["loops"]["lambda"]["radius"].size(), 5u);
+  EXPECT_GE(ld["proof"]["loops"]["lambda"]["digits"].get<int>(), 40);
   EXPECT_GE(ld["proof"]["quantities"]["H"]["digits"].get<int>(), 45);
 
   const std::string huge = write("huge.json", R"({"q": [1e300, 2.5], "qd": [1, -1]})");

@@ -181,7 +181,7 @@ StateDesc exact_state(const Model<double>& layout, std::uint64_t seed) {
 
 // Entries k of the proven quantities where |oracle - value| > radius + the oracle's own error
 // (10^-110 of its quantity's scale); "" when none.
-std::string escapes(const Evaluation& ev, const Proof& proof, const Evaluation& oracle) {
+std::string escapes(const Evaluation& ev, const Proof& proof, const Evaluation& oracle, const std::vector<std::string>& skip = {}) {
   std::string out;
   std::vector<std::pair<const ProvenQuantity*, int>> all;  // (quantity, section: 0 tree, 1 loops, 2 contacts)
   for (const ProvenQuantity& p : proof.quantities) all.push_back({&p, 0});
@@ -189,7 +189,7 @@ std::string escapes(const Evaluation& ev, const Proof& proof, const Evaluation& 
   for (const ProvenQuantity& p : proof.contact_quantities) all.push_back({&p, 2});
   for (const auto& [pp, sec] : all) {
     const ProvenQuantity& p = *pp;
-    if (!p.not_proven.empty()) continue;
+    if (!p.not_proven.empty() || std::find(skip.begin(), skip.end(), p.name) != skip.end()) continue;
     const Quantity* v = sec == 1 ? ev.find_loop(p.name) : sec == 2 ? ev.find_contact(p.name) : ev.find(p.name);
     const Quantity* o = sec == 1 ? oracle.find_loop(p.name) : sec == 2 ? oracle.find_contact(p.name) : oracle.find(p.name);
     if (!v || !o || o->size() != v->size()) return "oracle or value missing for " + p.name;
@@ -269,36 +269,47 @@ INSTANTIATE_TEST_SUITE_P(Interval, ProofOfBundledTrees,
                            return n + (info.param.floating ? "_floating" : "");
                          });
 
-// The bundled closed-loop mechanisms: K, k, δ and K q̇ evaluated on intervals, each oracle value
-// (mpfr:120) inside its radius and at least 40 digits proven; q̈, λ and τ_c verified through the
-// KKT system where λ is unique (delta3, Stewart-Gough: K of full row rank), and reported not
-// proven, with the reason, where the constraints are redundant.
-TEST(ProofOfBundledLoops, ConstraintsEvaluatedSolutionVerifiedWhereUnique) {
+// The bundled closed-loop mechanisms, every DoF actuated (§8.12: over-actuated, u the minimum-norm
+// choice): K, k, δ and K q̇ evaluated on intervals; G and g verified given the pivot sequence;
+// q̈, λ, τ_c and u verified where the rank decision is proven: K of full row rank (delta3,
+// Stewart-Gough), or the dropped rows exactly 0 (the planar loops' out-of-plane rows). Each oracle
+// value (mpfr:120; its λ is A⁺b by the λ-first method, a route that shares no step with the
+// restricted KKT system) inside its radius,
+// 40 digits proven. fig83_arm (its plane tilted by an rpy of 1.5707963267948966) and Bennett's
+// linkage are redundant only to within rounding: reported not proven, with the reason.
+TEST(ProofOfBundledLoops, RankDecisionProvenWhereDroppedRowsAreExactlyZero) {
   for (const BundledLoop& b : kBundledLoops) {
     const LoadedModel lm = load_bundled(b);
     const StateDesc state = bundled_state(b, lm.desc);
-    const Evaluation ev = evaluate_certified(*Precision::parse("bin50"), lm.desc, state);
+    std::vector<int> all(static_cast<size_t>(b.n));
+    for (int i = 0; i < b.n; ++i) all[static_cast<size_t>(i)] = i;
+    const Evaluation ev = evaluate_certified(*Precision::parse("bin50"), lm.desc, state, all);
     const Proof proof = prove(ev, lm.desc, state);
-    const Evaluation oracle = evaluate(*Precision::parse("mpfr:120"), lm.desc, state);
-    EXPECT_EQ(escapes(ev, proof, oracle), "") << b.name;
+    const Evaluation oracle = evaluate(*Precision::parse("mpfr:120"), lm.desc, state, all);
+    // G and g are claimed given the pivot sequence: compared where the oracle chose the same one
+    // (all but Bennett's, which closes only to 1e-101 and has rank 3 at 120 digits).
+    const bool same_pivots = oracle.loops.pivot_rows == ev.loops.pivot_rows && oracle.loops.col_order == ev.loops.col_order;
+    EXPECT_EQ(same_pivots, std::string(b.name) != "bennett") << b.name;
+    EXPECT_EQ(escapes(ev, proof, oracle, same_pivots ? std::vector<std::string>{} : std::vector<std::string>{"G", "g"}), "")
+        << b.name;
     auto find = [&](const std::string& n) -> const ProvenQuantity* {
       for (const ProvenQuantity& p : proof.loop_quantities)
         if (p.name == n) return &p;
       return nullptr;
     };
-    for (const char* n : {"K", "k", "delta", "velocity_error"}) {
+    for (const char* n : {"K", "k", "delta", "velocity_error", "G", "g"}) {
       ASSERT_NE(find(n), nullptr) << b.name << " " << n;
       ASSERT_EQ(find(n)->not_proven, "") << b.name << " " << n;
       EXPECT_GE(find(n)->digits, 40) << b.name << " " << n;
     }
-    const bool unique = b.rank == b.nc;
-    for (const char* n : {"qdd", "lambda", "tau_c"}) {
+    const bool tilted = std::string(b.name) == "fig83_arm" || std::string(b.name) == "bennett";
+    for (const char* n : {"qdd", "lambda", "tau_c", "u"}) {
       ASSERT_NE(find(n), nullptr) << b.name << " " << n;
-      if (unique) {
+      if (!tilted) {
         ASSERT_EQ(find(n)->not_proven, "") << b.name << " " << n;
         EXPECT_GE(find(n)->digits, 40) << b.name << " " << n;
       } else {
-        EXPECT_NE(find(n)->not_proven.find("redundant"), std::string::npos) << b.name << " " << n;
+        EXPECT_NE(find(n)->not_proven.find("not exactly 0"), std::string::npos) << b.name << " " << n;
       }
     }
   }
