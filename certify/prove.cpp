@@ -3,6 +3,7 @@
 #include "checks/properties.hpp"  // kFactorBudget: the point evaluation's choice of LᵀDL route
 #include "io/state_io.hpp"
 #include "certify/verified_solve.hpp"
+#include "reference/contact/impulse.hpp"  // impact_offset: the impulsive LCP's d
 #include "reference/contact/interval_contact.hpp"
 #include "reference/loops/interval_loops.hpp"
 #include "reference/tree/interval_tree.hpp"
@@ -127,16 +128,19 @@ VecX<Interval> verified_inverse_times(const MatX<Interval>& H, const VecX<Interv
   return v.x;
 }
 
-// The contact section (RBDA ch. 11, frictionless rigid contacts, no soft ones): T, Ṫᵀq̇, φ, ζ
-// evaluated (eqs. 11.25-11.31); H⁻¹T and q̈_free = H⁻¹(τ - C) verified (verified_solve), so M =
-// TᵀH⁻¹T and d = Tᵀq̈_free + Ṫᵀq̇ (eqs. 11.35, 11.36) are enclosed; the LCP's solution given
+// The contact section (RBDA ch. 11, frictionless rigid contacts, soft ones as known forces), given
+// the point evaluation's contact cases (§11.4: which contacts the LCP covers): T, Ṫᵀq̇, φ, ζ
+// evaluated (eqs. 11.25-11.31); the soft contacts' forces evaluated (§11.8, eqs. 11.73-11.79) when
+// the intervals take the point evaluation's branches (touching, sticking); H⁻¹T and q̈_free =
+// H⁻¹(τ + τ_soft - C) verified (verified_solve), so M = TᵀH⁻¹T and d = Tᵀq̈_free + Ṫᵀq̇ (eqs.
+// 11.35, 11.36) are enclosed; the LCP's solution given
 // Lemke's final basis B: M_BB λ_B = -d_B verified, λ_N = 0, then λ_B > 0 and ζ̇_N = (Mλ + d)_N > 0
 // must be proven (a degenerate basis, an entry whose enclosure reaches 0, is reported not
 // proven). Then (λ, ζ̇) solves the true LCP, and q̈ = q̈_free + H⁻¹Tλ, τ_c = Tλ, which are the same
 // for every solution (M = TᵀH⁻¹T: Mλ₁ = Mλ₂ forces Tλ₁ = Tλ₂); λ itself only where it is unique.
 template <class Emit, class Attempt, class None>
-void enclose_contacts(const Evaluation& ev, const Model<Interval>& model, const VecX<Interval>& q, const VecX<Interval>& qd,
-                      const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C, Emit& emit,
+void enclose_contacts(const Evaluation& ev, const StateDesc& state, const Model<Interval>& model, const VecX<Interval>& q,
+                      const VecX<Interval>& qd, const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C, Emit& emit,
                       Attempt& attempt, None& none) {
   std::optional<ContactKinematics<Interval>> ck;
   attempt({"contacts.T", "contacts.Tdot_qd", "contacts.phi", "contacts.zeta"}, [&] {
@@ -146,15 +150,56 @@ void enclose_contacts(const Evaluation& ev, const Model<Interval>& model, const 
     emit("contacts.phi", "evaluated", static_cast<size_t>(ck->phi.size()), entries(ck->phi));
     emit("contacts.zeta", "evaluated", static_cast<size_t>(ck->zeta.size()), entries(ck->zeta));
   });
+  // Soft contacts (§11.8): their forces are functions of the state, evaluated on intervals through
+  // the same branches (touching, sticking) the point evaluation took, or not proven.
+  std::optional<VecX<Interval>> tau_soft;
+  bool soft = false;
+  for (const Contact<Interval>& c : model.contacts) soft = soft || c.has_soft;
+  if (!soft) tau_soft = VecX<Interval>::Zero(model.nv);
+  if (soft)
+    attempt({"contacts.soft.z", "contacts.soft.fn", "contacts.soft.ft", "contacts.soft.f_stick", "contacts.soft.zdot",
+             "contacts.soft.xdot", "contacts.soft.dissipation", "contacts.soft.tau_soft"},
+            [&] {
+              if (!ck) throw Decision("T has no enclosure");
+              std::vector<bool> given_z;
+              VecX<Interval> z, x;
+              surface_state<Interval>(state, given_z, z, x);
+              const SoftContactForces<Interval> sf = soft_contact_forces<Interval>(model, *ck, qd, given_z, z, x);
+              const std::vector<ContactSummary::Soft>& point = ev.contacts.soft;
+              const Eigen::Index ns = static_cast<Eigen::Index>(sf.contacts.size());
+              if (point.size() != sf.contacts.size()) throw Decision("the evaluation reports no soft contact state");
+              VecX<Interval> fn(ns), zz(ns), zdot(ns), ft(2 * ns), xdot(2 * ns), fstick(2 * ns), W(ns);
+              for (Eigen::Index a = 0; a < ns; ++a) {
+                const SoftContactState<Interval>& c = sf.contacts[static_cast<size_t>(a)];
+                if (c.touching != point[static_cast<size_t>(a)].touching || c.sticking != point[static_cast<size_t>(a)].sticking)
+                  throw Decision("soft contact '" + point[static_cast<size_t>(a)].name +
+                                 "': the interval evaluation decides touching or sticking otherwise than the point one "
+                                 "(a state on the boundary of eq. 11.75's or 11.79's cases)");
+                fn(a) = c.fn;
+                zz(a) = c.z;
+                zdot(a) = c.zdot;
+                W(a) = c.dissipation;
+                for (Eigen::Index k = 0; k < 2; ++k) {
+                  ft(2 * a + k) = c.ft(k);
+                  xdot(2 * a + k) = c.xdot(k);
+                  fstick(2 * a + k) = c.f_stick(k);
+                }
+              }
+              emit("contacts.soft.z", "evaluated", static_cast<size_t>(ns), entries(zz));
+              emit("contacts.soft.fn", "evaluated", static_cast<size_t>(ns), entries(fn));
+              emit("contacts.soft.ft", "evaluated", static_cast<size_t>(2 * ns), entries(ft));
+              emit("contacts.soft.f_stick", "evaluated", static_cast<size_t>(2 * ns), entries(fstick));
+              emit("contacts.soft.zdot", "evaluated", static_cast<size_t>(ns), entries(zdot));
+              emit("contacts.soft.xdot", "evaluated", static_cast<size_t>(2 * ns), entries(xdot));
+              emit("contacts.soft.dissipation", "evaluated", static_cast<size_t>(ns), entries(W));
+              emit("contacts.soft.tau_soft", "evaluated", static_cast<size_t>(model.nv), entries(sf.tau_soft));
+              tau_soft = sf.tau_soft;
+            });
   const std::vector<std::string> solution = {"contacts.M", "contacts.d", "contacts.qdd_free", "contacts.lambda",
                                              "contacts.zeta_dot", "contacts.qdd", "contacts.tau_c"};
-  for (const Contact<Interval>& c : model.contacts)
-    if (c.has_soft) {
-      none(solution, "soft contacts (§11.8): their forces are not enclosed yet");
-      return;
-    }
   attempt(solution, [&] {
     if (!ck || !H || !C) throw Decision("T, H or C has no enclosure");
+    if (!tau_soft) throw Decision("the soft contacts' forces have no enclosure");
     const ContactSummary& S = ev.contacts;
     std::vector<Eigen::Index> rigid;
     for (const std::string& name : S.rigid)
@@ -173,9 +218,14 @@ void enclose_contacts(const Evaluation& ev, const Model<Interval>& model, const 
     VecX<Interval> f0 = zero;
     if (fq)
       for (Eigen::Index i = 0; i < n; ++i) f0(i) = from_decimal<Interval>(fq->text(static_cast<size_t>(i)));
-    const VecX<Interval> f = verified_inverse_times(*H, tau - *C, f0, "H⁻¹(τ - C)");
+    const VecX<Interval> f = verified_inverse_times(*H, tau + *tau_soft - *C, f0, "H⁻¹(τ + τ_soft - C)");
     emit("contacts.qdd_free", "verified", static_cast<size_t>(n), entries(f));
-    if (m == 0) return;
+    if (m == 0) {  // every contact soft, or none current: no LCP, q̈ = q̈_free and τ_c = 0
+      if (S.status != "solved") throw Decision("the contact problem is not solved at this state (" + S.status + ")");
+      emit("contacts.qdd", "verified", static_cast<size_t>(n), entries(f));
+      emit("contacts.tau_c", "evaluated", static_cast<size_t>(n), entries(zero));
+      return;
+    }
     const MatX<Interval> M = Tr.transpose() * Y;
     const VecX<Interval> d = Tr.transpose() * f + Tdot;
     emit("contacts.M", "verified", static_cast<size_t>(M.size()), entries(M));
@@ -222,6 +272,135 @@ void enclose_contacts(const Evaluation& ev, const Model<Interval>& model, const 
     }
     emit("contacts.lambda", "verified", static_cast<size_t>(m), entries(lambda));
     emit("contacts.zeta_dot", "verified", static_cast<size_t>(m), entries(zeta_dot));
+  });
+}
+
+// The impulsive step (RBDA §11.7, eval --impact; contact/impulse.hpp) over the rigid contacts R:
+// ζ⁻ = Tᵀq̇⁻ and (ζ_x, ζ_y)⁻ = T_tᵀq̇⁻ evaluated, T⁻ = ½ q̇ᵀHq̇.
+//   Frictionless: the impulsive LCP w = Mλ + d ≥ 0, λ ≥ 0, λᵀw = 0, M = T_RᵀH⁻¹T_R (H⁻¹T_R
+//     verified), d_i = ζ_i⁻ + e_i min(ζ_i⁻, 0) (its branch decided on intervals), solved given the
+//     point evaluation's receiving set B (λ_i > 0): M_BB λ_B = -d_B verified, then λ_B > 0 and w_N
+//     > 0 proven (else a degenerate basis, not proven). Then u = T_Rλ is the same for every
+//     solution (M symmetric positive semi-definite: two solutions differ by a vector of null(M) =
+//     null(T_R)), and so are Δq̇ = H⁻¹u, q̇⁺, ζ⁺, (ζ_x, ζ_y)⁺ and T⁺; λ only where it is unique.
+//   Sticking (some contact has μ): λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻ (eq. 11.72), verified; unique.
+// Δq̇ = (H⁻¹T_R)λ (or (H⁻¹N)λ) from the verified columns, q̇⁺ = q̇⁻ + Δq̇, T⁺ = ½ q̇⁺ᵀHq̇⁺.
+template <class Emit, class Attempt, class None>
+void enclose_impact(const Evaluation& ev, const Model<Interval>& model, const VecX<Interval>& q, const VecX<Interval>& qd,
+                    const MatX<Interval>* H, Emit& emit, Attempt& attempt, None& none) {
+  const ContactSummary::Impact& I = ev.contacts.impact;
+  std::optional<ContactKinematics<Interval>> ck;
+  attempt({"contacts.impact.zeta_minus", "contacts.impact.tangential_minus", "contacts.impact.kinetic_minus"}, [&] {
+    ck.emplace(contact_kinematics<Interval>(model, q, qd));
+    const VecX<Interval> vt = ck->Tt.transpose() * qd;
+    emit("contacts.impact.zeta_minus", "evaluated", static_cast<size_t>(ck->zeta.size()), entries(ck->zeta));
+    emit("contacts.impact.tangential_minus", "evaluated", static_cast<size_t>(vt.size()), entries(vt));
+    if (!H) throw Decision("H has no enclosure");
+    const VecX<Interval> Tm = VecX<Interval>::Constant(1, Interval(qd.dot(*H * qd)) / Interval(2));
+    emit("contacts.impact.kinetic_minus", "evaluated", 1, entries(Tm));
+  });
+  const std::vector<std::string> step = {"contacts.impact.lambda",    "contacts.impact.u",
+                                         "contacts.impact.dqd",       "contacts.impact.qd_plus",
+                                         "contacts.impact.zeta_plus", "contacts.impact.tangential_plus",
+                                         "contacts.impact.kinetic_plus"};
+  attempt(step, [&] {
+    if (!ck || !H) throw Decision("T or H has no enclosure");
+    if (!I.ok) throw Decision("the impulsive step has no solution at this state (" + I.message + ")");
+    std::vector<Eigen::Index> rigid;
+    bool frictional = false;
+    for (size_t c = 0; c < model.contacts.size(); ++c)
+      if (!model.contacts[c].has_soft) {
+        rigid.push_back(static_cast<Eigen::Index>(c));
+        frictional = frictional || model.contacts[c].has_friction;
+      }
+    const Eigen::Index n = model.nv, nr = static_cast<Eigen::Index>(rigid.size());
+    const Quantity* lq = ev.find_contact("impact.lambda");
+    // The impulse directions (T_R, or N with t_x, t_y before t_z of a frictional contact) and 1 + E.
+    std::vector<Eigen::Index> col_of;  // per direction: (contact index) * 3 + (0 t_x, 1 t_y, 2 normal)
+    for (Eigen::Index c : rigid) {
+      if (frictional && model.contacts[static_cast<size_t>(c)].has_friction) {
+        col_of.push_back(3 * c);
+        col_of.push_back(3 * c + 1);
+      }
+      col_of.push_back(3 * c + 2);
+    }
+    const Eigen::Index m = static_cast<Eigen::Index>(col_of.size());
+    MatX<Interval> N(n, m), Y(n, m);
+    const VecX<Interval> zero = VecX<Interval>::Zero(n);
+    for (Eigen::Index j = 0; j < m; ++j) {
+      const Eigen::Index c = col_of[static_cast<size_t>(j)] / 3, k = col_of[static_cast<size_t>(j)] % 3;
+      N.col(j) = k == 2 ? ck->Tn.col(c) : ck->Tt.col(2 * c + k);
+      Y.col(j) = verified_inverse_times(*H, N.col(j), zero, "H⁻¹T");
+    }
+    const MatX<Interval> A = N.transpose() * Y;
+    VecX<Interval> lambda = VecX<Interval>::Zero(m), l0(m);
+    for (Eigen::Index j = 0; j < m; ++j)
+      l0(j) = lq && static_cast<Eigen::Index>(lq->size()) == m ? from_decimal<Interval>(lq->text(static_cast<size_t>(j)))
+                                                                : Interval(0);
+    if (frictional) {
+      VecX<Interval> rhs = N.transpose() * qd;
+      for (Eigen::Index j = 0; j < m; ++j) {
+        const Eigen::Index c = col_of[static_cast<size_t>(j)] / 3;
+        const Interval one_plus_e =
+            col_of[static_cast<size_t>(j)] % 3 == 2 ? Interval(Interval(1) + model.contacts[static_cast<size_t>(c)].e) : Interval(1);
+        rhs(j) = -(one_plus_e * rhs(j));
+      }
+      if (m > 0) {
+        const VerifiedSolve v = verified_solve(A, rhs, l0);
+        if (!v.ok) throw Undecided("NᵀH⁻¹N λ = -(1 + E)Nᵀq̇⁻ (eq. 11.72): " + v.why);
+        lambda = v.x;
+      }
+    } else {
+      VecX<Interval> d(nr);
+      for (Eigen::Index a = 0; a < nr; ++a)
+        d(a) = impact_offset<Interval>(model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].e,
+                                       ck->zeta(rigid[static_cast<size_t>(a)]));
+      std::vector<Eigen::Index> B;
+      for (Eigen::Index a = 0; a < nr; ++a)
+        if (std::find(I.receiving.begin(), I.receiving.end(), model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].name) !=
+            I.receiving.end())
+          B.push_back(a);
+      const Eigen::Index nb = static_cast<Eigen::Index>(B.size());
+      if (nb > 0) {
+        MatX<Interval> ABB(nb, nb);
+        VecX<Interval> dB(nb), lB(nb);
+        for (Eigen::Index a = 0; a < nb; ++a) {
+          dB(a) = -d(B[static_cast<size_t>(a)]);
+          lB(a) = l0(B[static_cast<size_t>(a)]);
+          for (Eigen::Index b = 0; b < nb; ++b) ABB(a, b) = A(B[static_cast<size_t>(a)], B[static_cast<size_t>(b)]);
+        }
+        const VerifiedSolve v = verified_solve(ABB, dB, lB);
+        if (!v.ok) throw Undecided("the impulsive LCP's basis M_BB λ_B = -d_B: " + v.why);
+        for (Eigen::Index a = 0; a < nb; ++a) {
+          if (!(mpfr_sgn(v.x(a).lo()) > 0))
+            throw Decision("a degenerate basis of the impulsive LCP: λ of contact '" +
+                           model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(B[static_cast<size_t>(a)])])].name +
+                           "' is not proven positive");
+          lambda(B[static_cast<size_t>(a)]) = v.x(a);
+        }
+      }
+      const VecX<Interval> w = A * lambda + d;
+      for (Eigen::Index a = 0; a < nr; ++a)
+        if (std::find(B.begin(), B.end(), a) == B.end() && !(mpfr_sgn(w(a).lo()) > 0))
+          throw Decision("a degenerate basis of the impulsive LCP: w of the contact '" +
+                         model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].name +
+                         "', which takes no impulse, is not proven positive");
+    }
+    const VecX<Interval> u = N * lambda, dqd = Y * lambda, qd_plus = qd + dqd;
+    const VecX<Interval> zeta_plus = ck->Tn.transpose() * qd_plus, tangential_plus = ck->Tt.transpose() * qd_plus;
+    const VecX<Interval> Tp = VecX<Interval>::Constant(1, Interval(qd_plus.dot(*H * qd_plus)) / Interval(2));
+    emit("contacts.impact.u", "verified", static_cast<size_t>(n), entries(u));
+    emit("contacts.impact.dqd", "verified", static_cast<size_t>(n), entries(dqd));
+    emit("contacts.impact.qd_plus", "verified", static_cast<size_t>(n), entries(qd_plus));
+    emit("contacts.impact.zeta_plus", "verified", static_cast<size_t>(zeta_plus.size()), entries(zeta_plus));
+    emit("contacts.impact.tangential_plus", "verified", static_cast<size_t>(tangential_plus.size()), entries(tangential_plus));
+    emit("contacts.impact.kinetic_plus", "verified", 1, entries(Tp));
+    if (!frictional && !I.lambda_unique) {
+      none({"contacts.impact.lambda"}, "the impulse λ is not unique at this state: the reported λ is one of the "
+                                       "solutions; u = Tλ and the step, the same for all of them, are proven");
+      return;
+    }
+    emit("contacts.impact.lambda", "verified", static_cast<size_t>(m), entries(lambda));
   });
 }
 
@@ -443,7 +622,10 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     emit("tau", "evaluated", static_cast<size_t>(t.size()), entries(t));
   });
   if (!model.contacts.empty() && model.nc == 0)
-    enclose_contacts(ev, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt, none);
+  {
+    enclose_contacts(ev, state, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt, none);
+    if (ev.contacts.impact.present) enclose_impact(ev, model, q, qd, H ? &*H : nullptr, emit, attempt, none);
+  }
   if (model.nc > 0)
     enclose_loops(ev, state, model, q, qd, qdd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
   // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.

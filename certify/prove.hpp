@@ -23,10 +23,11 @@
 //                By verified_solve.hpp (Krawczyk/Rump), given the point algorithm's decisions: the
 //                loops' KKT system (eq. 8.36) at §8.8's pivot rows, when the rank decision is
 //                proven (full row rank, or the dropped rows exactly 0), giving q̈, λ, τ_c, and u
-//                (§8.12); G and g (eq. 8.51) given the pivot sequence; H⁻¹T and q̈_free, giving the
-//                contacts' M and d
-//                (eqs. 11.35, 11.36); the LCP's solution given Lemke's final basis B (M_BB λ_B =
-//                -d_B, then λ_B > 0 and ζ̇_N > 0 proven, else the basis is degenerate: not proven).
+//                (§8.12); G and g (eq. 8.51) given the pivot sequence; H⁻¹T and q̈_free (with the
+//                soft contacts' forces, evaluated), giving the contacts' M and d (eqs. 11.35,
+//                11.36); the LCP's solution given Lemke's final basis B (M_BB λ_B =
+//                -d_B, then λ_B > 0 and ζ̇_N > 0 proven, else the basis is degenerate: not proven);
+//                the impulsive step (§11.7) likewise, or by eq. 11.72 when sticking.
 // The interval precision starts at the working digits + 12 + depth/4 (the measured loss to the
 // wrapping effect is ~0.13 digit per body for H and ~0.2 for τ on chains: docs/benchmarks.md) and
 // grows by the measured shortfall until every enclosure is 100 times narrower than the working
@@ -68,9 +69,9 @@ struct Proof {
 constexpr int kMaxIntervalDigits = 4000;
 
 // The proof of `ev`'s reported values (its decimal text, Quantity::text). Quantities it does not
-// enclose (loop solutions whose rank decision is unproven, an under-actuated u, soft contacts, the
-// impulsive step) are listed with
-// not_proven and the reason.
+// enclose (loop solutions whose rank decision is unproven, an under-actuated u, a degenerate LCP
+// basis, the no-solution certificate, the enumerated basic solutions) are listed with not_proven
+// and the reason.
 Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state);
 
 // Sets Quantity::proven_digits of ev's quantities from the proof (those it proves).

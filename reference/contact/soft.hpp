@@ -65,6 +65,8 @@ T soft_surface_decay(const T& z0, const T& K, const T& D, const T& t) {
 template <class T>
 SoftContactForces<T> soft_contact_forces(const Model<T>& model, const ContactKinematics<T>& ck, const VecX<T>& qd,
                                          const std::vector<bool>& given_z, const VecX<T>& z, const VecX<T>& x) {
+  using std::max;
+  using std::min;
   using std::sqrt;
   SoftContactForces<T> out;
   out.tau_soft = VecX<T>::Zero(model.nv);
@@ -80,12 +82,9 @@ SoftContactForces<T> soft_contact_forces(const Model<T>& model, const ContactKin
     s.contact = static_cast<int>(i);
     s.p = ck.phi(i);
     s.pdot = ck.zeta(i);
-    s.z = i < given_z.size() && given_z[i] ? z(i) : (s.p < T(0) ? s.p : T(0));
+    s.z = i < given_z.size() && given_z[i] ? z(i) : T(min(s.p, T(0)));
     s.touching = s.p <= s.z + tol;
-    if (s.touching) {
-      const T f = -c.K * s.z - c.D * s.pdot;
-      s.fn = f > T(0) ? f : T(0);
-    }
+    if (s.touching) s.fn = max(T(-c.K * s.z - c.D * s.pdot), T(0));
     s.zdot = -(c.K * s.z + s.fn) / c.D;
     s.x = Vec3<T>::Zero();
     if (x.size() >= static_cast<Eigen::Index>(2 * i + 2)) s.x << x(2 * i), x(2 * i + 1), T(0);

@@ -102,6 +102,20 @@ Interval abs(const Interval& a) {
   return r;
 }
 
+Interval min(const Interval& a, const Interval& b) {
+  Interval r;
+  mpfr_min(&r.data()->left, a.lo(), b.lo(), MPFR_RNDD);
+  mpfr_min(&r.data()->right, a.hi(), b.hi(), MPFR_RNDU);
+  return r;
+}
+
+Interval max(const Interval& a, const Interval& b) {
+  Interval r;
+  mpfr_max(&r.data()->left, a.lo(), b.lo(), MPFR_RNDD);
+  mpfr_max(&r.data()->right, a.hi(), b.hi(), MPFR_RNDU);
+  return r;
+}
+
 Interval sqrt(const Interval& a) {
   if (mpfr_sgn(a.lo()) < 0) undecided("the square root of an interval with negative members", a, Interval(0));
   Interval r;

@@ -162,6 +162,11 @@ bool prefer_less(const Interval& a, const Interval& b);
 Interval midpoint(const Interval& x);
 
 Interval abs(const Interval& a);
+// {min(x, y)} and {max(x, y)} over x in a, y in b, exact: the continuous choices a formula can make
+// without a comparison (std::min and std::max would ask a < b, which overlapping intervals cannot
+// answer). Found by ADL after `using std::min;`, preferred to std::min's template.
+Interval min(const Interval& a, const Interval& b);
+Interval max(const Interval& a, const Interval& b);
 Interval sqrt(const Interval& a);
 Interval sin(const Interval& a);
 Interval cos(const Interval& a);
