@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 namespace rbd {
@@ -70,6 +71,13 @@ struct Enclosures {
   std::map<std::string, ProvenQuantity> proven;
   std::map<std::string, double> log_width;
   std::map<std::string, std::string> why_not;
+  std::set<std::string> decided;  // not proven for a Decision: more digits cannot change that
+  // Quantities that a wider attempt need not compute again: proven narrow enough (log_width within
+  // the target, prove()) or decided. Filled by prove() between attempts.
+  std::set<std::string> settled;
+  // The interval digits an undecided quantity is expected to need (0: no estimate; the widening
+  // then follows the guard digits): the articulated factor's measured wrapping per body.
+  int wanted_digits = 0;
 };
 
 // Entry k (row-major) of an enclosure, asked in increasing k.
@@ -120,6 +128,18 @@ VecX<Interval> verified_qdd(const Model<Interval>& model, const SparseFactor<Int
 
 double log10_relative_width(size_t n, const EntryAt& at, double lscale);
 double log10_scale(const std::string& scale);
+
+// The number of bodies on the longest path from the base.
+int tree_depth(const ModelDesc& desc) {
+  int depth = 0;
+  std::vector<int> d(desc.bodies.size(), 0);
+  for (size_t b = 0; b < desc.bodies.size(); ++b) {
+    const int p = desc.bodies[b].parent;
+    d[b] = p < 0 ? 1 : d[static_cast<size_t>(p)] + 1;
+    depth = std::max(depth, d[b]);
+  }
+  return depth;
+}
 
 // H⁻¹ b verified (verified_solve), from x0.
 VecX<Interval> verified_inverse_times(const MatX<Interval>& H, const VecX<Interval>& b, const VecX<Interval>& x0, const char* what) {
@@ -195,6 +215,12 @@ void enclose_contacts(const Evaluation& ev, const StateDesc& state, const Model<
               emit("contacts.soft.tau_soft", "evaluated", static_cast<size_t>(model.nv), entries(sf.tau_soft));
               tau_soft = sf.tau_soft;
             });
+  none({"contacts.certificate"}, "the no-solution certificate claims My = 0, which intervals cannot prove (it holds in exact "
+                                 "arithmetic only): reported, not proven");
+  for (int k = 0; k < ev.contacts.n_basic_solutions; ++k)
+    none({"contacts.basic_solutions[" + std::to_string(k) + "]"},
+         "a basic solution is kept by a tolerance test (λ ≥ 0 and ζ̇ ≥ 0 within the tolerance) at a state where λ is not "
+         "unique: a decision, not proven");
   const std::vector<std::string> solution = {"contacts.M", "contacts.d", "contacts.qdd_free", "contacts.lambda",
                                              "contacts.zeta_dot", "contacts.qdd", "contacts.tau_c"};
   attempt(solution, [&] {
@@ -569,9 +595,12 @@ void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Int
   });
 }
 
-Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state) {
+// The enclosures of ev at the current interval precision. `prev`, the previous (narrower) attempt:
+// the tree's quantities it settled are taken from it instead of computed again (a deep chain's H,
+// C and τ are proven long before its articulated factor is); the loop and contact sections, whose
+// steps share their enclosures, are computed whole.
+Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state, const Enclosures* prev) {
   Enclosures out;
-  // The proof of quantity `name` of ev from n entries, if ev reports it.
   // The proof of quantity `name` of ev (a loop quantity: "loops." + its name) from n entries, if
   // ev reports it.
   auto emit = [&](const std::string& name, const char* method, size_t n, const EntryAt& at) {
@@ -602,22 +631,51 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
       f();
     } catch (const Decision& d) {
       none(names, d.what());
+      out.decided.insert(names.begin(), names.end());
     } catch (const Undecided& u) {
       none(names, u.what());
       out.undecided = true;
     }
   };
+  auto settled = [prev](const std::vector<std::string>& names) {
+    if (!prev) return false;
+    for (const std::string& n : names)
+      if (!prev->settled.count(n)) return false;
+    return true;
+  };
+  // A tree group: taken from prev when it settled them, else attempted.
+  auto attempt_or_reuse = [&](const std::vector<std::string>& names, auto&& f) {
+    if (!settled(names)) return attempt(names, f);
+    for (const std::string& n : names) {
+      if (auto it = prev->proven.find(n); it != prev->proven.end()) out.proven[n] = it->second;
+      if (auto it = prev->log_width.find(n); it != prev->log_width.end()) out.log_width[n] = it->second;
+      if (auto it = prev->why_not.find(n); it != prev->why_not.end()) out.why_not[n] = it->second;
+      if (prev->decided.count(n)) out.decided.insert(n);
+    }
+  };
+  const bool sections = !model.contacts.empty() || model.nc > 0;
+  // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.
+  const std::string aba_name = model.nc > 0 ? "qdd_open_tree" : "qdd";
+  const std::vector<std::string> factor = {"L", "D", aba_name};
   std::optional<MatX<Interval>> H;
-  attempt({"H"}, [&] {
+  const auto crba_H = [&] {
     H = table63 ? crba<Interval>(model, q) : crba_base<Interval>(model, q);
     emit("H", "evaluated", static_cast<size_t>(H->size()), entries(*H));
-  });
+  };
+  if (sections || (table63 && !settled(factor)))
+    attempt({"H"}, crba_H);  // the sections and table 6.3 need H itself
+  else
+    attempt_or_reuse({"H"}, crba_H);
   std::optional<VecX<Interval>> C;
-  attempt({"C"}, [&] {
+  const auto bias_C = [&] {
     C = bias<Interval>(model, q, qd);
     emit("C", "evaluated", static_cast<size_t>(C->size()), entries(*C));
-  });
-  attempt({"tau"}, [&] {
+  };
+  if (sections)
+    attempt({"C"}, bias_C);
+  else
+    attempt_or_reuse({"C"}, bias_C);
+  attempt_or_reuse({"tau"}, [&] {
     const VecX<Interval> t = rnea<Interval>(model, q, qd, qdd);
     emit("tau", "evaluated", static_cast<size_t>(t.size()), entries(t));
   });
@@ -628,13 +686,24 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
   }
   if (model.nc > 0)
     enclose_loops(ev, state, model, q, qd, qdd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
-  // ABA's acceleration of the tree: "qdd" on a tree, "qdd_open_tree" on a closed-loop model.
-  const std::string aba_name = model.nc > 0 ? "qdd_open_tree" : "qdd";
-  attempt({"L", "D", aba_name}, [&] {
+  attempt_or_reuse(factor, [&] {
     if (table63 && !H) throw Decision("H has no enclosure");
-    SparseFactor<Interval> f = table63 ? ltdl<Interval>(*H, model.dof_parent) : ltdl_articulated<Interval>(model, q);
+    // The articulated inertias wrap ~1.1-1.2 digits per body on chains (docs/benchmarks.md): where
+    // they fail, widen to that at once rather than by the guard digits, attempt after attempt.
+    const int articulated_digits = ev.cap + 12 + (5 * tree_depth(desc) + 3) / 4;
+    std::optional<SparseFactor<Interval>> factored;
+    try {
+      factored.emplace(table63 ? ltdl<Interval>(*H, model.dof_parent) : ltdl_articulated<Interval>(model, q));
+    } catch (const Undecided&) {
+      if (!table63) out.wanted_digits = articulated_digits;
+      throw;
+    }
+    SparseFactor<Interval>& f = *factored;
     H.reset();
-    if (!f.ok) throw Undecided("the pivot D of DoF " + std::to_string(f.failed_at) + " is not proven positive");
+    if (!f.ok) {
+      if (!table63) out.wanted_digits = articulated_digits;
+      throw Undecided("the pivot D of DoF " + std::to_string(f.failed_at) + " is not proven positive");
+    }
     const size_t n = static_cast<size_t>(f.LD.rows());
     emit("L", "evaluated", n * n, entries_L(f));
     const VecX<Interval> D = f.D();
@@ -647,7 +716,7 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     }
   });
   H.reset();
-  attempt({"kinetic_energy", "potential_energy", "momentum"}, [&] {
+  attempt_or_reuse({"kinetic_energy", "potential_energy", "momentum"}, [&] {
     const Energy<Interval> e = energy<Interval>(model, q, qd);
     const VecX<Interval> T(VecX<Interval>::Constant(1, e.kinetic)), V(VecX<Interval>::Constant(1, e.potential));
     const VecX<Interval> h(e.momentum.c);
@@ -686,16 +755,7 @@ double log10_scale(const std::string& scale) {
   return log10_abs(s.v, false);
 }
 
-int start_digits(const Evaluation& ev, const ModelDesc& desc) {
-  int depth = 0;
-  std::vector<int> d(desc.bodies.size(), 0);
-  for (size_t b = 0; b < desc.bodies.size(); ++b) {
-    const int p = desc.bodies[b].parent;
-    d[b] = p < 0 ? 1 : d[static_cast<size_t>(p)] + 1;
-    depth = std::max(depth, d[b]);
-  }
-  return ev.cap + 12 + (depth + 3) / 4;
-}
+int start_digits(const Evaluation& ev, const ModelDesc& desc) { return ev.cap + 12 + (tree_depth(desc) + 3) / 4; }
 
 }  // namespace
 
@@ -797,21 +857,29 @@ Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state)
   proof.present = true;
   int digits = start_digits(ev, desc);
   Enclosures enc;
+  std::optional<Enclosures> prev;
   for (;;) {
     ++proof.attempts;
     {
       ScopedIntervalDigits g(static_cast<unsigned>(digits));
-      enc = enclose(ev, desc, state);
+      enc = enclose(ev, desc, state, prev ? &*prev : nullptr);
     }
     proof.interval_digits = digits;
     // Every enclosure 100 times narrower than a unit of the working precision, or widen.
     double shortfall = 0;
-    for (const auto& [name, w] : enc.log_width) shortfall = std::max(shortfall, w + ev.cap + 2);
+    for (const auto& [name, w] : enc.log_width) {
+      shortfall = std::max(shortfall, w + ev.cap + 2);
+      if (w + ev.cap + 2 <= 0) enc.settled.insert(name);
+    }
+    enc.settled.insert(enc.decided.begin(), enc.decided.end());
     // An undecided branch widens too: by the guard digits again (the wrapping grows with the
-    // depth, and the interval ABA's more than CRBA's or RNEA's).
-    if (enc.undecided) shortfall = std::max(shortfall, static_cast<double>(digits - ev.cap));
+    // depth, and the interval ABA's more than CRBA's or RNEA's), or to the digits it is expected
+    // to need.
+    if (enc.undecided)
+      shortfall = std::max({shortfall, static_cast<double>(digits - ev.cap), static_cast<double>(enc.wanted_digits - digits - 10)});
     if (shortfall <= 0 || proof.attempts >= 4 || digits >= kMaxIntervalDigits) break;
     digits = std::min(kMaxIntervalDigits, digits + static_cast<int>(std::ceil(std::min(shortfall, 1e6))) + 10);
+    prev = std::move(enc);
   }
   for (const Quantity& q : ev.quantities) {
     auto it = enc.proven.find(q.name);
