@@ -1,6 +1,7 @@
 #include "certify/prove.hpp"
 
 #include "checks/properties.hpp"  // kFactorBudget: the point evaluation's choice of LᵀDL route
+#include "io/model_io.hpp"  // model_layout: the DoF parents, for the factor route
 #include "io/state_io.hpp"
 #include "certify/verified_solve.hpp"
 #include "reference/contact/impulse.hpp"  // impact_offset: the impulsive LCP's d
@@ -111,23 +112,30 @@ EntryAt entries_L(const SparseFactor<Interval>& f) {
   };
 }
 
+double log10_relative_width(size_t n, const EntryAt& at, double lscale);
+double log10_scale(const std::string& scale);
+
 // q̈ = H⁻¹(τ - C) by residual correction from x̃ (prove.hpp): the enclosure x̃ + e, e ∋ H⁻¹ r,
 // r = τ - RNEA(q, q̇, x̃) = H (q̈ - x̃), H⁻¹ through the interval LᵀDL factor f (whose pivots were
-// proven positive, so every H of the enclosure is positive-definite), twice.
+// proven positive, so every H of the enclosure is positive-definite); once more from the first
+// enclosure's midpoint unless that enclosure is already 10^-target narrow (log10_relative_width,
+// against q̈'s natural scale `lscale`: a narrow factor makes the second pass, as costly as the
+// first, useless).
 VecX<Interval> verified_qdd(const Model<Interval>& model, const SparseFactor<Interval>& f, const VecX<Interval>& q,
-                            const VecX<Interval>& qd, const VecX<Interval>& tau, VecX<Interval> x) {
+                            const VecX<Interval>& qd, const VecX<Interval>& tau, VecX<Interval> x, double lscale,
+                            double target) {
   VecX<Interval> enclosure;
   for (int pass = 0; pass < 2; ++pass) {
     const VecX<Interval> r = tau - rnea<Interval>(model, q, qd, x);
     enclosure = x + ltdl_solve<Interval>(f, r);
-    if (pass == 0)
+    if (pass == 0) {
+      const double w = log10_relative_width(static_cast<size_t>(enclosure.size()), entries(enclosure), lscale);
+      if (w > kMinusInf && w <= -target) break;
       for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = midpoint(enclosure(i));
+    }
   }
   return enclosure;
 }
-
-double log10_relative_width(size_t n, const EntryAt& at, double lscale);
-double log10_scale(const std::string& scale);
 
 // The number of bodies on the longest path from the base.
 int tree_depth(const ModelDesc& desc) {
@@ -688,9 +696,16 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     enclose_loops(ev, state, model, q, qd, qdd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
   attempt_or_reuse(factor, [&] {
     if (table63 && !H) throw Decision("H has no enclosure");
-    // The articulated inertias wrap ~1.1-1.2 digits per body on chains (docs/benchmarks.md): where
-    // they fail, widen to that at once rather than by the guard digits, attempt after attempt.
-    const int articulated_digits = ev.cap + 12 + (5 * tree_depth(desc) + 3) / 4;
+    // The articulated factor's L and D lose ~0.9 digits per body to the wrapping on chains
+    // (docs/benchmarks.md): where it cannot succeed, go to that at once rather than by the guard
+    // digits, attempt after attempt (a shortfall left is then measured, and met by the next).
+    const int articulated_digits = ev.cap + 12 + tree_depth(desc);
+    if (!table63 && static_cast<int>(ScopedIntervalDigits::digits10()) < articulated_digits - articulated_digits / 8) {
+      // far below what the wrapping needs: the factor would fail, after costing as much as H
+      out.wanted_digits = articulated_digits;
+      throw Undecided("the articulated factor of a tree this deep needs about " + std::to_string(articulated_digits) +
+                      " interval digits (its wrapping, ~0.9 digits per body)");
+    }
     std::optional<SparseFactor<Interval>> factored;
     try {
       factored.emplace(table63 ? ltdl<Interval>(*H, model.dof_parent) : ltdl_articulated<Interval>(model, q));
@@ -711,7 +726,7 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
     if (const Quantity* x = ev.find(aba_name)) {
       VecX<Interval> xt(x->size());
       for (size_t k = 0; k < x->size(); ++k) xt(static_cast<Eigen::Index>(k)) = midpoint(from_decimal<Interval>(x->text(k)));
-      const VecX<Interval> e = verified_qdd(model, f, q, qd, tau, xt);
+      const VecX<Interval> e = verified_qdd(model, f, q, qd, tau, xt, log10_scale(x->scale), ev.cap + 4);
       emit(aba_name, "verified", static_cast<size_t>(e.size()), entries(e));
     }
   });
@@ -755,7 +770,14 @@ double log10_scale(const std::string& scale) {
   return log10_abs(s.v, false);
 }
 
-int start_digits(const Evaluation& ev, const ModelDesc& desc) { return ev.cap + 12 + (tree_depth(desc) + 3) / 4; }
+// The first attempt's interval digits: the working digits + 12 + depth/4 (τ's wrapping, ~0.2 digits
+// per body, the widest of the tree's evaluated quantities). Beyond table 6.3's budget, where the
+// articulated factor forces a second attempt anyway (~0.9 digits per body), the first serves H
+// alone: depth · 0.15 (H's wrapping, ~0.13); C and τ, O(n), follow in the second.
+int start_digits(const Evaluation& ev, const ModelDesc& desc, bool articulated) {
+  const int depth = tree_depth(desc);
+  return ev.cap + 12 + (articulated ? (3 * depth + 19) / 20 : (depth + 3) / 4);
+}
 
 }  // namespace
 
@@ -773,9 +795,10 @@ ProvenQuantity proven_quantity(const Quantity& q, size_t count, const std::funct
     p.not_proven = "the enclosure has " + std::to_string(count) + " entries, the quantity " + std::to_string(n);
     return p;
   }
-  // Every entry at the thread's interval precision (or wider: a value made before it was set).
+  // The bounds below are each one MPFR operation, correctly rounded in the safe direction, so 64
+  // bits keep them rigorous (a radius is reported to 3 digits).
   const mpfr_prec_t bits = std::max<mpfr_prec_t>(64, ScopedIntervalDigits::bits());
-  Fr r(bits), t(bits), big(bits), rmax(bits), vmax(bits);
+  Fr r(64), t(64), big(64), rmax(64), vmax(64);
   mpfr_set_zero(rmax.v, 1);
   mpfr_set_zero(vmax.v, 1);
   std::vector<double> lrad(n), lval(n);
@@ -787,11 +810,13 @@ ProvenQuantity proven_quantity(const Quantity& q, size_t count, const std::funct
       p.radius.clear();
       return p;
     }
-    // The reported decimal, enclosed (exact when it is a binary number of `bits`).
+    // The reported decimal, enclosed: exact when it is a binary number of few bits (0, 1, 0.5),
+    // else 40 digits narrower than the text's own last digit, far below any radius it can have.
     Interval v;
     {
-      ScopedIntervalDigits wide(static_cast<unsigned>(bits * 0.30103) + 10);
-      v = from_decimal<Interval>(q.text(k));
+      const std::string& text = q.text(k);
+      ScopedIntervalDigits wide(static_cast<unsigned>(std::min<double>(bits * 0.30103 + 10, static_cast<double>(text.size()) + 40)));
+      v = from_decimal<Interval>(text);
     }
     // radius = max(hi(e) - lo(v), hi(v) - lo(e)), rounded up: |true - value| for every pair.
     mpfr_sub(r.v, e.hi(), v.lo(), MPFR_RNDU);
@@ -855,7 +880,7 @@ Proof prove(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state)
   const auto t0 = std::chrono::steady_clock::now();
   Proof proof;
   proof.present = true;
-  int digits = start_digits(ev, desc);
+  int digits = start_digits(ev, desc, ltdl_updates(model_layout(desc).dof_parent) > kFactorBudget);
   Enclosures enc;
   std::optional<Enclosures> prev;
   for (;;) {

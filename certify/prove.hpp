@@ -31,8 +31,10 @@
 // The interval precision starts at the working digits + 12 + depth/4 (the measured loss to the
 // wrapping effect is ~0.13 digit per body for H and ~0.2 for τ on chains: docs/benchmarks.md) and
 // grows by the measured shortfall until every enclosure is 100 times narrower than the working
-// precision's unit, or by the guard digits again where a branch was undecided (at most 4
-// attempts, at most kMaxIntervalDigits).
+// precision's unit, or by the guard digits again where a branch was undecided (to the working
+// digits + 12 + depth at once for the articulated factor, which loses ~0.9 digits per body); at
+// most 4 attempts, at most kMaxIntervalDigits. A wider attempt computes only the tree quantities
+// the previous one did not settle.
 //
 // Per quantity: radius (the value's shape, decimal rounded up), entry digits and norm-wise digits
 // (the formulas of certified digits, evaluate.hpp, with |x - x*| replaced by the radius and |x*|
@@ -59,7 +61,7 @@ struct ProvenQuantity {
 
 struct Proof {
   bool present = false;
-  int interval_digits = 0;  // the interval precision of the enclosures kept
+  int interval_digits = 0;  // the interval precision of the last attempt (the widest)
   int attempts = 0;         // interval evaluations made (each at a wider precision)
   double seconds = 0;
   std::vector<ProvenQuantity> quantities, loop_quantities, contact_quantities;
