@@ -456,7 +456,8 @@ bool exact_zero(const Interval& x) { return mpfr_zero_p(x.lo()) && mpfr_zero_p(x
 //              a rank drop is not robust to perturbation).
 //   G, g       eq. 8.51 given the pivot sequence: K₁₁ X = K₁₂ and K₁₁ x = (k + k_stab)_P verified,
 //              K₁₁ = K(P, dependent columns); G = Q2ᵀ[-X; 1], g = Q2ᵀ[x; 0]. A function of K and
-//              the pivots whether or not the dropped rows are dependent; the claim names them.
+//              the pivots whether or not the dropped rows are dependent (the evaluation's
+//              independent_coordinates name the choice).
 //   τᵃ         C - (C - τᵃ), evaluated.
 //   u          §8.12 (eq. 8.63) G_uᵀ u = Gᵀ τ_ID, τ_ID = H q̈ + C - τᵃ at the state's q̈, when the
 //              rank decision is proven (then range G = null K, and u does not depend on the
@@ -585,7 +586,7 @@ void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Int
     MatX<Interval> Gu(p, f);
     VecX<Interval> u0(p);
     for (Eigen::Index j = 0; j < p; ++j) {
-      Gu.row(j) = G->row(L.id.actuated_dofs[static_cast<size_t>(j)]);
+      if (f > 0) Gu.row(j) = G->row(L.id.actuated_dofs[static_cast<size_t>(j)]);  // (no row views of an n x 0 G)
       u0(j) = pu ? from_decimal<Interval>(pu->text(static_cast<size_t>(j))) : Interval(0);
     }
     VecX<Interval> u = VecX<Interval>::Zero(p);  // mobility 0: no equations, u = 0 is the minimum norm
@@ -604,8 +605,8 @@ void enclose_loops(const Evaluation& ev, const StateDesc& state, const Model<Int
 }
 
 // The enclosures of ev at the current interval precision. `prev`, the previous (narrower) attempt:
-// the tree's quantities it settled are taken from it instead of computed again (a deep chain's H,
-// C and τ are proven long before its articulated factor is); the loop and contact sections, whose
+// the tree's quantities it settled are taken from it instead of computed again (a deep chain's H
+// is proven long before its articulated factor is); the loop and contact sections, whose
 // steps share their enclosures, are computed whole.
 Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc& state, const Enclosures* prev) {
   Enclosures out;

@@ -71,7 +71,10 @@ LoopInverseDynamics<T> loop_inverse_dynamics(const MatX<T>& G, const VecX<T>& ta
   const Eigen::Index n = G.rows(), m = G.cols();
   const Eigen::Index p = static_cast<Eigen::Index>(actuated.size());
   MatX<T> GuT(m, p);  // G_uᵀ
-  for (Eigen::Index j = 0; j < p; ++j) GuT.col(j) = G.row(actuated[static_cast<size_t>(j)]).transpose();
+  // (No row views of an n x 0 G, mobility 0: a block of an empty matrix offsets its null data
+  // pointer, which is undefined; UBSan reports it.)
+  if (m > 0)
+    for (Eigen::Index j = 0; j < p; ++j) GuT.col(j) = G.row(actuated[static_cast<size_t>(j)]).transpose();
   const VecX<T> b = G.transpose() * tau_ID;
   LoopInverseDynamics<T> out;
   out.p = static_cast<int>(p);
