@@ -156,6 +156,41 @@ VecX<Interval> verified_inverse_times(const MatX<Interval>& H, const VecX<Interv
   return v.x;
 }
 
+// The LCP w = Aλ + d ≥ 0, λ ≥ 0, λᵀw = 0 (RBDA eq. 11.42, or §11.7's impulsive one) solved given a
+// point solver's basis B (positions in 0 .. m-1; contact `names` per position): A_BB λ_B = -d_B
+// verified from x0's entries at B, λ_N = 0; then λ_B > 0 and w_N > 0 must be proven, else the
+// basis is degenerate: a Decision naming the contact (`lcp` qualifies the message, `w` names w).
+// Returns λ, and w in *w_out.
+VecX<Interval> lcp_at_basis(const MatX<Interval>& A, const VecX<Interval>& d, const std::vector<Eigen::Index>& B,
+                            const VecX<Interval>& x0, const std::vector<std::string>& names, const std::string& lcp,
+                            const std::string& w, VecX<Interval>* w_out) {
+  const Eigen::Index m = d.size(), nb = static_cast<Eigen::Index>(B.size());
+  VecX<Interval> lambda = VecX<Interval>::Zero(m);
+  if (nb > 0) {
+    MatX<Interval> ABB(nb, nb);
+    VecX<Interval> dB(nb), lB(nb);
+    for (Eigen::Index a = 0; a < nb; ++a) {
+      dB(a) = -d(B[static_cast<size_t>(a)]);
+      lB(a) = x0(B[static_cast<size_t>(a)]);
+      for (Eigen::Index b = 0; b < nb; ++b) ABB(a, b) = A(B[static_cast<size_t>(a)], B[static_cast<size_t>(b)]);
+    }
+    const VerifiedSolve v = verified_solve(ABB, dB, lB);
+    if (!v.ok) throw Undecided("the basis of " + lcp + ", M_BB λ_B = -d_B: " + v.why);
+    for (Eigen::Index a = 0; a < nb; ++a) {
+      if (!(mpfr_sgn(v.x(a).lo()) > 0))
+        throw Decision("a degenerate basis of " + lcp + ": λ of contact '" + names[static_cast<size_t>(B[static_cast<size_t>(a)])] +
+                       "' is not proven positive (its enclosure reaches 0)");
+      lambda(B[static_cast<size_t>(a)]) = v.x(a);
+    }
+  }
+  *w_out = A * lambda + d;
+  for (Eigen::Index j = 0; j < m; ++j)
+    if (std::find(B.begin(), B.end(), j) == B.end() && !(mpfr_sgn((*w_out)(j).lo()) > 0))
+      throw Decision("a degenerate basis of " + lcp + ": " + w + " of the non-basic contact '" + names[static_cast<size_t>(j)] +
+                     "' is not proven positive (its enclosure reaches 0)");
+  return lambda;
+}
+
 // The contact section (RBDA ch. 11, frictionless rigid contacts, soft ones as known forces), given
 // the point evaluation's contact cases (§11.4: which contacts the LCP covers): T, Ṫᵀq̇, φ, ζ
 // evaluated (eqs. 11.25-11.31); the soft contacts' forces evaluated (§11.8, eqs. 11.73-11.79) when
@@ -168,9 +203,8 @@ VecX<Interval> verified_inverse_times(const MatX<Interval>& H, const VecX<Interv
 // for every solution (M = TᵀH⁻¹T: Mλ₁ = Mλ₂ forces Tλ₁ = Tλ₂); λ itself only where it is unique.
 template <class Emit, class Attempt, class None>
 void enclose_contacts(const Evaluation& ev, const StateDesc& state, const Model<Interval>& model, const VecX<Interval>& q,
-                      const VecX<Interval>& qd, const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C, Emit& emit,
-                      Attempt& attempt, None& none) {
-  std::optional<ContactKinematics<Interval>> ck;
+                      const VecX<Interval>& qd, const VecX<Interval>& tau, const MatX<Interval>* H, const VecX<Interval>* C,
+                      std::optional<ContactKinematics<Interval>>& ck, Emit& emit, Attempt& attempt, None& none) {
   attempt({"contacts.T", "contacts.Tdot_qd", "contacts.phi", "contacts.zeta"}, [&] {
     ck.emplace(contact_kinematics<Interval>(model, q, qd));
     emit("contacts.T", "evaluated", static_cast<size_t>(ck->Tn.size()), entries(ck->Tn));
@@ -265,36 +299,18 @@ void enclose_contacts(const Evaluation& ev, const StateDesc& state, const Model<
     emit("contacts.M", "verified", static_cast<size_t>(M.size()), entries(M));
     emit("contacts.d", "verified", static_cast<size_t>(m), entries(d));
     if (S.status != "solved") throw Decision("the LCP is not solved at this state (" + S.status + ")");
+    std::vector<std::string> names;
+    for (Eigen::Index j = 0; j < m; ++j) names.push_back(model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(j)])].name);
     std::vector<Eigen::Index> B;  // positions in the rigid list of the basic contacts
     for (const std::string& name : S.active)
       for (Eigen::Index j = 0; j < m; ++j)
-        if (model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(j)])].name == name) B.push_back(j);
-    const Eigen::Index nb = static_cast<Eigen::Index>(B.size());
-    VecX<Interval> lambda = VecX<Interval>::Zero(m);
-    if (nb > 0) {
-      MatX<Interval> MBB(nb, nb);
-      VecX<Interval> dB(nb), l0(nb);
-      const Quantity* lq = ev.find_contact("lambda");
-      for (Eigen::Index a = 0; a < nb; ++a) {
-        dB(a) = -d(B[static_cast<size_t>(a)]);
-        l0(a) = lq ? from_decimal<Interval>(lq->text(static_cast<size_t>(B[static_cast<size_t>(a)]))) : Interval(0);
-        for (Eigen::Index b = 0; b < nb; ++b) MBB(a, b) = M(B[static_cast<size_t>(a)], B[static_cast<size_t>(b)]);
-      }
-      const VerifiedSolve v = verified_solve(MBB, dB, l0);
-      if (!v.ok) throw Undecided("Lemke's final basis M_BB λ_B = -d_B: " + v.why);
-      for (Eigen::Index a = 0; a < nb; ++a) {
-        if (!(mpfr_sgn(v.x(a).lo()) > 0))
-          throw Decision("a degenerate basis: λ of contact '" + S.active[static_cast<size_t>(a)] +
-                          "' is not proven positive (its enclosure reaches 0)");
-        lambda(B[static_cast<size_t>(a)]) = v.x(a);
-      }
-    }
-    const VecX<Interval> zeta_dot = M * lambda + d;
-    for (Eigen::Index j = 0; j < m; ++j)
-      if (std::find(B.begin(), B.end(), j) == B.end() && !(mpfr_sgn(zeta_dot(j).lo()) > 0))
-        throw Decision("a degenerate basis: ζ̇ of the non-basic contact '" +
-                        model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(j)])].name +
-                        "' is not proven positive (its enclosure reaches 0)");
+        if (names[static_cast<size_t>(j)] == name) B.push_back(j);
+    const Quantity* lq = ev.find_contact("lambda");
+    VecX<Interval> l0 = VecX<Interval>::Zero(m);
+    if (lq)
+      for (Eigen::Index j = 0; j < m; ++j) l0(j) = from_decimal<Interval>(lq->text(static_cast<size_t>(j)));
+    VecX<Interval> zeta_dot;
+    const VecX<Interval> lambda = lcp_at_basis(M, d, B, l0, names, "the LCP", "ζ̇", &zeta_dot);
     const VecX<Interval> qdd = f + Y * lambda, tau_c = Tr * lambda;
     emit("contacts.qdd", "verified", static_cast<size_t>(n), entries(qdd));
     emit("contacts.tau_c", "verified", static_cast<size_t>(n), entries(tau_c));
@@ -310,7 +326,8 @@ void enclose_contacts(const Evaluation& ev, const StateDesc& state, const Model<
 }
 
 // The impulsive step (RBDA §11.7, eval --impact; contact/impulse.hpp) over the rigid contacts R:
-// ζ⁻ = Tᵀq̇⁻ and (ζ_x, ζ_y)⁻ = T_tᵀq̇⁻ evaluated, T⁻ = ½ q̇ᵀHq̇.
+// ζ⁻ = Tᵀq̇⁻ and (ζ_x, ζ_y)⁻ = T_tᵀq̇⁻ from the contact section's kinematics `ck`, and T⁻ = ½ q̇ᵀHq̇,
+// evaluated.
 //   Frictionless: the impulsive LCP w = Mλ + d ≥ 0, λ ≥ 0, λᵀw = 0, M = T_RᵀH⁻¹T_R (H⁻¹T_R
 //     verified), d_i = ζ_i⁻ + e_i min(ζ_i⁻, 0) (its branch decided on intervals), solved given the
 //     point evaluation's receiving set B (λ_i > 0): M_BB λ_B = -d_B verified, then λ_B > 0 and w_N
@@ -320,12 +337,11 @@ void enclose_contacts(const Evaluation& ev, const StateDesc& state, const Model<
 //   Sticking (some contact has μ): λ = -(NᵀH⁻¹N)⁻¹(1 + E)Nᵀq̇⁻ (eq. 11.72), verified; unique.
 // Δq̇ = (H⁻¹T_R)λ (or (H⁻¹N)λ) from the verified columns, q̇⁺ = q̇⁻ + Δq̇, T⁺ = ½ q̇⁺ᵀHq̇⁺.
 template <class Emit, class Attempt, class None>
-void enclose_impact(const Evaluation& ev, const Model<Interval>& model, const VecX<Interval>& q, const VecX<Interval>& qd,
-                    const MatX<Interval>* H, Emit& emit, Attempt& attempt, None& none) {
+void enclose_impact(const Evaluation& ev, const Model<Interval>& model, const VecX<Interval>& qd,
+                    const ContactKinematics<Interval>* ck, const MatX<Interval>* H, Emit& emit, Attempt& attempt, None& none) {
   const ContactSummary::Impact& I = ev.contacts.impact;
-  std::optional<ContactKinematics<Interval>> ck;
   attempt({"contacts.impact.zeta_minus", "contacts.impact.tangential_minus", "contacts.impact.kinetic_minus"}, [&] {
-    ck.emplace(contact_kinematics<Interval>(model, q, qd));
+    if (!ck) throw Decision("T has no enclosure");
     const VecX<Interval> vt = ck->Tt.transpose() * qd;
     emit("contacts.impact.zeta_minus", "evaluated", static_cast<size_t>(ck->zeta.size()), entries(ck->zeta));
     emit("contacts.impact.tangential_minus", "evaluated", static_cast<size_t>(vt.size()), entries(vt));
@@ -389,36 +405,14 @@ void enclose_impact(const Evaluation& ev, const Model<Interval>& model, const Ve
       for (Eigen::Index a = 0; a < nr; ++a)
         d(a) = impact_offset<Interval>(model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].e,
                                        ck->zeta(rigid[static_cast<size_t>(a)]));
+      std::vector<std::string> names;
       std::vector<Eigen::Index> B;
-      for (Eigen::Index a = 0; a < nr; ++a)
-        if (std::find(I.receiving.begin(), I.receiving.end(), model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].name) !=
-            I.receiving.end())
-          B.push_back(a);
-      const Eigen::Index nb = static_cast<Eigen::Index>(B.size());
-      if (nb > 0) {
-        MatX<Interval> ABB(nb, nb);
-        VecX<Interval> dB(nb), lB(nb);
-        for (Eigen::Index a = 0; a < nb; ++a) {
-          dB(a) = -d(B[static_cast<size_t>(a)]);
-          lB(a) = l0(B[static_cast<size_t>(a)]);
-          for (Eigen::Index b = 0; b < nb; ++b) ABB(a, b) = A(B[static_cast<size_t>(a)], B[static_cast<size_t>(b)]);
-        }
-        const VerifiedSolve v = verified_solve(ABB, dB, lB);
-        if (!v.ok) throw Undecided("the impulsive LCP's basis M_BB λ_B = -d_B: " + v.why);
-        for (Eigen::Index a = 0; a < nb; ++a) {
-          if (!(mpfr_sgn(v.x(a).lo()) > 0))
-            throw Decision("a degenerate basis of the impulsive LCP: λ of contact '" +
-                           model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(B[static_cast<size_t>(a)])])].name +
-                           "' is not proven positive");
-          lambda(B[static_cast<size_t>(a)]) = v.x(a);
-        }
+      for (Eigen::Index a = 0; a < nr; ++a) {
+        names.push_back(model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].name);
+        if (std::find(I.receiving.begin(), I.receiving.end(), names.back()) != I.receiving.end()) B.push_back(a);
       }
-      const VecX<Interval> w = A * lambda + d;
-      for (Eigen::Index a = 0; a < nr; ++a)
-        if (std::find(B.begin(), B.end(), a) == B.end() && !(mpfr_sgn(w(a).lo()) > 0))
-          throw Decision("a degenerate basis of the impulsive LCP: w of the contact '" +
-                         model.contacts[static_cast<size_t>(rigid[static_cast<size_t>(a)])].name +
-                         "', which takes no impulse, is not proven positive");
+      VecX<Interval> w;
+      lambda = lcp_at_basis(A, d, B, l0, names, "the impulsive LCP", "w", &w);
     }
     const VecX<Interval> u = N * lambda, dqd = Y * lambda, qd_plus = qd + dqd;
     const VecX<Interval> zeta_plus = ck->Tn.transpose() * qd_plus, tangential_plus = ck->Tt.transpose() * qd_plus;
@@ -690,8 +684,10 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
   });
   if (!model.contacts.empty() && model.nc == 0)
   {
-    enclose_contacts(ev, state, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt, none);
-    if (ev.contacts.impact.present) enclose_impact(ev, model, q, qd, H ? &*H : nullptr, emit, attempt, none);
+    std::optional<ContactKinematics<Interval>> ck;
+    enclose_contacts(ev, state, model, q, qd, tau, H ? &*H : nullptr, C ? &*C : nullptr, ck, emit, attempt, none);
+    if (ev.contacts.impact.present)
+      enclose_impact(ev, model, qd, ck ? &*ck : nullptr, H ? &*H : nullptr, emit, attempt, none);
   }
   if (model.nc > 0)
     enclose_loops(ev, state, model, q, qd, qdd, tau, H ? &*H : nullptr, C ? &*C : nullptr, emit, attempt);
