@@ -119,8 +119,9 @@ ModelDesc read_model_json(const json& doc, const std::string& file) {
     const json& jj = member(jb, "joint", file, path);
     const std::string jp = path + ".joint";
     member(jj, "type", file, jp);
-    known_fields(jj, {"name", "type", "axis", "pitch", "plane_x"}, file, jp);
+    known_fields(jj, {"name", "type", "axis", "pitch", "plane_x", "armature"}, file, jp);
     read_joint_motion(jj, file, jp, bd.joint);
+    if (jj.contains("armature")) bd.joint.armature = json_num(jj["armature"], file, jp + ".armature", true);  // ≥ 0: build_model
     if (jj.contains("name") && (!jj["name"].is_string() || jj["name"].get<std::string>().empty()))
       throw InputError(file, jp + ".name", "expected a non-empty string");
     bd.joint.name = jj.value("name", bd.name);
@@ -189,6 +190,7 @@ json model_to_json(const ModelDesc& d) {
     json jj;
     jj["name"] = b.joint.name;
     joint_motion_json(b.joint, jj);
+    if (!b.joint.armature.is_zero()) jj["armature"] = num_json(b.joint.armature);
     jb["joint"] = jj;
     jb["origin"] = origin_json(b.origin);
     json in;

@@ -7,7 +7,7 @@
 //
 //   pass 1, i = 0..NB-1:  Xup_i, S_i, v_i, c_i = cJ + v_i × vJ  (kinematics.hpp)
 //                         IA_i = I_i;  pA_i = v_i ×* I_i v_i - f_ext_i
-//   pass 2, i = NB-1..0:  U_i = IA_i S_i;  D_i = S_iᵀ U_i;  u_i = tau_i - S_iᵀ pA_i
+//   pass 2, i = NB-1..0:  U_i = IA_i S_i;  D_i = S_iᵀ U_i (+ diag of the armature);  u_i = tau_i - S_iᵀ pA_i
 //                         Ia = IA_i - U_i D_i⁻¹ U_iᵀ
 //                         pa = pA_i + Ia c_i + U_i D_i⁻¹ u_i
 //                         IA_λ(i) += Xup_iᵀ Ia Xup_i;  pA_λ(i) += Xup_iᵀ pa
@@ -74,6 +74,8 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
     D.resize(ni, ni);
     for (int rr = 0; rr < ni; ++rr)
       for (int c = 0; c < ni; ++c) D(rr, c) = S_col_dot<T>(k, i, rr, U[i].col(c));
+    if (model.has_armature)  // D_i = S_iᵀ U_i + diag(armature): the rotors' joint-space inertia
+      for (int rr = 0; rr < ni; ++rr) D(rr, rr) += model.armature[vi + rr];
     bool pd = true;
     if (ni == 1) {
       // By division, as the table's D⁻¹: then U(k)/D = 1 exactly where S = e_k, so Ia S = 0

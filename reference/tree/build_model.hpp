@@ -332,9 +332,13 @@ Model<T> build_model(const ModelDesc& desc) {
     int last = -1;
     for (int j = ph; j >= 0; j = model.parent[j])
       if (model.nvi[j] > 0) { last = model.iv[j] + model.nvi[j] - 1; break; }
+    const T arm = bd.joint.armature.as<T>();
+    if (arm < T(0)) throw ModelError(xml ? bd.where + " armature" : bd.where + ".joint.armature", "negative armature");
+    if (arm != T(0)) model.has_armature = true;
     for (int k = 0; k < model.nvi[i]; ++k) {
       model.dof_parent.push_back(k == 0 ? last : model.nv + k - 1);
       model.dof_body.push_back(i);
+      model.armature.push_back(arm);
     }
     model.nq += model.nqi[i];
     model.nv += model.nvi[i];

@@ -11,6 +11,7 @@
 //     while λ(j) ≠ -1:
 //       F = Xup_jᵀ F;  j = λ(j)                         (F to body j coordinates)
 //       H_ij = Fᵀ S_j;  H_ji = H_ijᵀ
+//   H_dd += a_d                                         (armature, per DoF: JointDesc::armature)
 //
 // As written, with cheaper forms of the same products: Xup_iᵀ IC_i Xup_i is the rigid-body
 // transform of the 10 inertia parameters (transform_rigid_inertia_to_parent, spatial.hpp: every
@@ -57,6 +58,8 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
         for (int c = 0; c < nj; ++c) H(vj + c, vi + r) = H(vi + r, vj + c) = S_col_dot<T>(k, j, c, F.col(r));
     }
   }
+  if (model.has_armature)
+    for (int d = 0; d < model.nv; ++d) H(d, d) += model.armature[d];  // JointDesc::armature
   return H;
 }
 

@@ -62,6 +62,8 @@ MatX<T> crba_base(const Model<T>& model, const VecX<T>& q) {
         for (int c = 0; c < nj; ++c) H(vj + c, vi + r) = H(vi + r, vj + c) = S0[j].col(c).dot(F0.col(r));
     }
   }
+  if (model.has_armature)
+    for (int d = 0; d < model.nv; ++d) H(d, d) += model.armature[d];  // JointDesc::armature
   return H;
 }
 

@@ -1,10 +1,12 @@
 // Kinetic and potential energy, spatial momentum, and the power of gravity (RBDA §2.13-2.14;
 // kinetic energy and power identities of RBDA ch. 3).
 //
-//   T_kin = Σ_i ½ v_iᵀ I_i v_i                           (= ½ qdᵀ H qd)
+//   T_kin = Σ_i ½ v_iᵀ I_i v_i + ½ Σ_d a_d q̇_d²         (= ½ qdᵀ H qd; a the armature, per DoF)
 //   V     = -Σ_i g · (m_i p_c,i)                          p_c,i: COM of body i in base coordinates
 //   h     = Σ_i iX0ᵀ (I_i v_i)                            total spatial momentum, base coordinates
-//   dT/dt = Σ_i v_i · I_i a_i                             (I_i is constant in body coordinates and
+//                                                          (the armature has none: a model with
+//                                                          armature does not conserve h)
+//   dT/dt = Σ_i v_i · I_i a_i + Σ_d a_d q̇_d q̈_d        (I_i is constant in body coordinates and
 //                                                          v_i × v_i = 0, so d/dt(I v) in body
 //                                                          coordinates is I a + v ×* I v, and the
 //                                                          second term does no work on v)
@@ -37,6 +39,9 @@ Energy<T> energy(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd) {
     e.potential -= model.gravity.dot(mpc);
     e.momentum += X.apply_transpose(hi);
   }
+  // The rotors' kinetic energy ½ Σ a q̇² (JointDesc::armature); not in the spatial momentum.
+  if (model.has_armature)
+    for (int d = 0; d < model.nv; ++d) e.kinetic += model.armature[d] * qd(d) * qd(d) / T(2);
   return e;
 }
 
@@ -55,6 +60,8 @@ T energy_rate(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const 
     const Motion<T> ag = k.X0[i].apply(model.a_grav());
     rate += dot(model.I[i] * (a[i] - ag), k.v[i]);
   }
+  if (model.has_armature)
+    for (int d = 0; d < model.nv; ++d) rate += model.armature[d] * qd(d) * qdd(d);
   return rate;
 }
 

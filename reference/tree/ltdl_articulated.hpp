@@ -79,6 +79,8 @@ SparseFactor<T> ltdl_articulated(const Model<T>& model, const VecX<T>& q) {
     }
     const Mat6K<T> U = IA[b] * k.S[b];
     MatK<T> B = k.S[b].transpose() * U;
+    if (model.has_armature)  // the joint's block of H gains the armature (JointDesc::armature)
+      for (int r = 0; r < nb; ++r) B(r, r) += model.armature[vb + r];
     // Table 6.3 on the joint's block, last DoF first (λ within a joint: the previous DoF).
     for (int r = nb - 1; r >= 0; --r) {
       const T piv = B(r, r);

@@ -65,8 +65,45 @@ std::string Num::str() const {
 }
 
 double Num::half_unit() const {
+  if (expr) return expr->value_and_half_unit().second;
   if (is_double) return std::fabs(value) * 0x1p-53;
   return decimal_half_unit(text);
+}
+
+bool Num::is_zero() const {
+  if (expr) return false;
+  if (is_double) return value == 0;
+  for (char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return false;
+  }
+  return !text.empty();
+}
+
+Num Num::computed(std::shared_ptr<const NumExpr> e) {
+  Num n;
+  n.text = to_decimal(e->eval<bin100>(), 60);
+  n.expr = std::move(e);
+  return n;
+}
+
+// First-order propagation: |δ(a∘b)| ≤ |∂a| δa + |∂b| δb.
+std::pair<double, double> NumExpr::value_and_half_unit() const {
+  using P = std::pair<double, double>;
+  const P x = a ? a->value_and_half_unit() : P{0, 0}, y = b ? b->value_and_half_unit() : P{0, 0};
+  switch (op) {
+    case Leaf: return {leaf.is_double ? leaf.value : std::strtod(leaf.text.c_str(), nullptr), leaf.half_unit()};
+    case Add: return {x.first + y.first, x.second + y.second};
+    case Sub: return {x.first - y.first, x.second + y.second};
+    case Mul: return {x.first * y.first, std::fabs(x.first) * y.second + std::fabs(y.first) * x.second};
+    case Div: return {x.first / y.first, (x.second + std::fabs(x.first / y.first) * y.second) / std::fabs(y.first)};
+    case Neg: return {-x.first, x.second};
+    case Sqrt: return {std::sqrt(x.first), x.first > 0 ? x.second / (2 * std::sqrt(x.first)) : std::sqrt(x.second)};
+    case Sin: return {std::sin(x.first), std::fabs(std::cos(x.first)) * x.second};
+    case Cos: return {std::cos(x.first), std::fabs(std::sin(x.first)) * x.second};
+    case Pi: return {3.141592653589793, 0};
+  }
+  return {0, 0};
 }
 
 const char* note_kind_name(ModelNote::Kind k) {

@@ -15,28 +15,76 @@
 #include "reference/tree/jcalc.hpp"
 
 #include <array>
+#include <memory>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rbd {
 
-// A number of a model description: decimal text, or an exact binary double.
+struct NumExpr;
+
+// A number of a model description: decimal text, an exact binary double, or a number computed
+// from written ones (an MJCF reader's quaternion of Euler angles, a geom's inertia: NumExpr),
+// evaluated at the precision of T, so that no intermediate double rounds it.
 struct Num {
-  std::string text;      // decimal text when !is_double
+  std::string text;      // decimal text when !is_double; for a computed number its value to 60 digits
   double value = 0;      // the exact value when is_double
   bool is_double = false;
+  std::shared_ptr<const NumExpr> expr;  // set for a computed number
 
   static Num decimal(std::string t) { Num n; n.text = std::move(t); return n; }
   static Num exact(double v) { Num n; n.value = v; n.is_double = true; return n; }
+  static Num computed(std::shared_ptr<const NumExpr> e);  // text: e at 60 significant digits
   // The rounding the number may carry as written: half a unit in its last decimal digit, or half
-  // an ulp of an exact double (decimal_half_unit; a written zero is exact).
+  // an ulp of an exact double (decimal_half_unit; a written zero is exact); for a computed number
+  // the written roundings of its inputs carried through to first order.
   double half_unit() const;
   template <class T>
-  T as() const { return is_double ? T(value) : from_decimal<T>(text); }
+  T as() const;
   // The text as written, or the shortest decimal that reads back as the same double.
   std::string str() const;
+  // An exact zero as written (0, 0.0, -0e5, or the double 0); a computed number never is.
+  bool is_zero() const;
 };
+
+// A computed number: an operation on numbers of the description (leaves are written numbers),
+// evaluated at the precision of T by the same operations an algorithm would use (ADL math, π of
+// T), so that an interval T encloses it.
+struct NumExpr {
+  enum Op { Leaf, Add, Sub, Mul, Div, Neg, Sqrt, Sin, Cos, Pi };
+  Op op = Leaf;
+  Num leaf;                                  // Leaf
+  std::shared_ptr<const NumExpr> a, b;       // operands (b for the binary operations)
+  template <class T>
+  T eval() const {
+    using std::cos;
+    using std::sin;
+    using std::sqrt;
+    switch (op) {
+      case Leaf: return leaf.as<T>();
+      case Add: return a->eval<T>() + b->eval<T>();
+      case Sub: return a->eval<T>() - b->eval<T>();
+      case Mul: return a->eval<T>() * b->eval<T>();
+      case Div: return a->eval<T>() / b->eval<T>();
+      case Neg: return -a->eval<T>();
+      case Sqrt: return sqrt(a->eval<T>());
+      case Sin: return sin(a->eval<T>());
+      case Cos: return cos(a->eval<T>());
+      case Pi: return pi<T>();
+    }
+    return T(0);
+  }
+  // (value in double, first-order rounding carried from the leaves' half units)
+  std::pair<double, double> value_and_half_unit() const;
+};
+
+template <class T>
+T Num::as() const {
+  if (expr) return expr->eval<T>();
+  return is_double ? T(value) : from_decimal<T>(text);
+}
 using Num3 = std::array<Num, 3>;
 
 struct JointDesc {
@@ -45,6 +93,11 @@ struct JointDesc {
   Num3 axis{Num::exact(0), Num::exact(0), Num::exact(1)};  // normalized when built
   Num pitch = Num::exact(0);                               // helical
   std::optional<Num3> plane_x;                             // planar: in-plane x direction
+  // Armature: a rotor inertia reflected through a gearbox (MuJoCo's armature, Pinocchio's
+  // Model::armature, Drake's reflected inertia), added to H's diagonal at each DoF of the joint.
+  // A joint-space term with no spatial counterpart: it enters H, τ = H q̈ + C and the kinetic
+  // energy, not the bodies' spatial momentum. ≥ 0. Tree joints only.
+  Num armature = Num::exact(0);
 };
 
 // Placement of a frame in its parent: translation xyz, then rotation (URDF's rpy, or a
@@ -197,6 +250,8 @@ struct Model {
   std::vector<int> dof_parent;       // λ over DoFs (nv): previous DoF of the same joint, else the
                                      // last DoF of the nearest ancestor joint with DoFs, else -1
   std::vector<int> dof_body;         // body owning each DoF (nv)
+  std::vector<T> armature;           // added to H's diagonal, per DoF (nv; JointDesc::armature)
+  bool has_armature = false;         // some armature is non-zero
   Vec3<T> gravity;                   // a_g, linear, base coordinates
   // Bodies of the description merged into each body through fixed joints, with their frames.
   struct Merged { std::string name; int body; Xform<T> X; };  // X = frame of `name` from body's frame

@@ -50,6 +50,8 @@ VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const V
   Force<T> fp;  // Xup_iᵀ f_i
   for (int i = NB - 1; i >= 0; --i) {
     for (int j = 0; j < model.nvi[i]; ++j) tau(model.iv[i] + j) = S_col_dot<T>(k, i, j, f[i].c);
+    if (model.has_armature)  // the rotors' joint-space inertia (JointDesc::armature)
+      for (int j = 0; j < model.nvi[i]; ++j) tau(model.iv[i] + j) += model.armature[model.iv[i] + j] * qdd(model.iv[i] + j);
     const int p = model.parent[i];
     if (p >= 0) {
       k.Xup[i].transpose_into(f[i].c, fp.c);
