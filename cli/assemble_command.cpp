@@ -125,7 +125,7 @@ int run_assemble(const AssembleOptions& o) {
 Run add_assemble(CLI::App& app) {
   auto o = std::make_shared<AssembleOptions>();
   CLI::App* sub = app.add_subcommand("assemble", "Move a closed-loop state onto its closure manifold (q by Newton, qd by projection)");
-  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON (with --loops, or a version-2 model)")->required();
+  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON (with --loops, or a version-2 model)")->required();
   sub->add_option("--state", o->state, "State file: JSON with q (and qd, qdd, tau)")->required();
   sub->add_option("--out", o->out, "Write the assembled state here (atomically; '-': stdout)")->required()->check(nonempty_output);
   add_precision_option(sub, o->precision);

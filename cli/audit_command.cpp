@@ -13,7 +13,7 @@
 // reports/baseline.hpp) exit 1 only on a regression against it: known discrepancies are printed
 // as known. --write-baseline FILE records this audit's results as a baseline (keeping the reasons
 // of the baseline it was judged against).
-// --model FILE (repeatable) audits the user's own models (URDF or rbdref JSON) instead of the bundled
+// --model FILE (repeatable) audits the user's own models (URDF, MJCF or rbdref JSON) instead of the bundled
 // ones (with --models too, both): the fixture is made once per model hash × samples × seed and kept
 // in the cache folder (--cache, default $XDG_CACHE_HOME/rbdref or ~/.cache/rbdref), reused while
 // the model hashes the same.
@@ -39,7 +39,7 @@ Run add_audit(CLI::App& app) {
                                     "(default: DATA/baseline.json when it exists)");
   sub->add_flag("--no-baseline", o->no_baseline, "Judge by tolerance alone, ignoring DATA/baseline.json")->excludes(bl);
   sub->add_option("--write-baseline", o->write_baseline, "Write this audit's results as a baseline to FILE")->check(nonempty_output);
-  sub->add_option("--model", o->user_models, "Audit this model file (URDF or rbdref JSON; repeatable) instead of the bundled models");
+  sub->add_option("--model", o->user_models, "Audit this model file (URDF, MJCF or rbdref JSON; repeatable) instead of the bundled models");
   CLI::Option* fb = sub->add_flag("--floating-base", o->floating_base, "--model: attach each root to the world by a free joint");
   CLI::Option* ns = sub->add_option("--samples", o->samples, "--model: number of samples (default 8)");
   CLI::Option* sd = sub->add_option("--seed", o->seed, "--model: seed of the sample generator (default 1)");

@@ -17,8 +17,8 @@ Run add_convert(CLI::App& app) {
     ModelOptions mo;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand("convert", "Write the canonical rbdref.model JSON of a URDF or JSON model");
-  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
+  CLI::App* sub = app.add_subcommand("convert", "Write the canonical rbdref.model JSON of a URDF, MJCF or JSON model");
+  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON")->required();
   sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'")->check(nonempty_output);
   o->mo.add_to(sub, true);
   return [o] {

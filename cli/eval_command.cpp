@@ -61,7 +61,7 @@ int run_eval(const EvalOptions& o) {
 Run add_eval(CLI::App& app) {
   auto o = std::make_shared<EvalOptions>();
   CLI::App* sub = app.add_subcommand("eval", "Reference values of one state, each with its certified digits");
-  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
+  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON")->required();
   sub->add_option("--state", o->state, "State file: JSON with q, qd, qdd, tau")->required();
   add_precision_option(sub, o->precision);
   sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)")->check(nonempty_output);

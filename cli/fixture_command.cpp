@@ -99,7 +99,7 @@ Run add_upgrade(CLI::App& app) {
 Run add_fixture(CLI::App& app) {
   auto o = std::make_shared<FixtureOptions>();
   CLI::App* sub = app.add_subcommand("fixture", "Make a golden fixture: samples of a model with certified reference values");
-  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON")->required();
+  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON")->required();
   sub->add_option("--samples", o->samples, "Number of samples (default 8)");
   sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
   add_precision_option(sub, o->precision, "Precision of the reference values: double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");

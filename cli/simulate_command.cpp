@@ -162,7 +162,7 @@ int run_simulate(const SimulateOptions& o) {
 Run add_simulate(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   CLI::App* sub = app.add_subcommand("simulate", "Contact-dynamics simulation by RBDA table 11.1 (events, impacts, active sets)");
-  sub->add_option("model", o->model, "Model file: URDF or rbdref.model JSON (with --contacts, or a version-2 model)")->required();
+  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON (with --contacts, or a version-2 model)")->required();
   sub->add_option("--state", o->state, "State file: the initial q, qd, and the constant tau")->required();
   sub->add_option("--step", o->step, "Step size h in seconds (a decimal, read at the working precision)")->required();
   sub->add_option("--steps", o->steps, "Number of steps")->required();

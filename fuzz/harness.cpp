@@ -112,6 +112,8 @@ void run_urdf(const std::string& bytes) {
 
 void run_model_json(const std::string& bytes) { use_model(load_model(as_file(bytes)).desc); }
 
+void run_mjcf(const std::string& bytes) { use_model(load_model(as_file(bytes)).desc); }
+
 const Model<double>& state_model() {
   static const Model<double> m = build_model<double>(read_model_json(json::parse(state_model_json()), "state_model"));
   return m;
@@ -188,6 +190,7 @@ const char* state_model_json() {
 const std::vector<Target>& targets() {
   static const std::vector<Target> t{{"urdf", run_urdf},
                                      {"model_json", run_model_json},
+                                     {"mjcf", run_mjcf},
                                      {"state", run_state},
                                      {"fixture", run_fixture},
                                      {"engine_output", run_engine_output}};

@@ -7,6 +7,8 @@
 //                  default precision)
 //   model_json     load_model on a canonical JSON model (read_model_json + build_model<double>), then
 //                  the same steps as urdf
+//   mjcf           load_model on an MJCF model (read_mjcf: defaults, includes, computed numbers,
+//                  then build_model<double>), then the same steps as urdf
 //   state          read_json_file + read_state against a fixed model with one joint of every type
 //                  (state_model_json()), then every number at double and bin50 (to_vec, as eval)
 //   fixture        read_fixture_file, then every reference value in MPFR (as compare)

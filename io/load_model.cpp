@@ -8,6 +8,7 @@
 #include "io/sha256.hpp"
 #include "reference/tree/model.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
@@ -49,6 +50,7 @@ Model<double> model_layout(const ModelDesc& desc) {
     if (b.origin.quat) to_double_range(*b.origin.quat);
     to_double_range(b.joint.axis);
     to_double_range(b.joint.pitch);
+    to_double_range(b.joint.armature);
     if (b.joint.plane_x) to_double_range(*b.joint.plane_x);
     to_double_range(b.inertial.mass);
     to_double_range(b.inertial.com);
@@ -96,6 +98,25 @@ std::string no_dof_message(const LoadedModel& lm, const LoadOptions& opt) {
 
 }  // namespace
 
+std::string xml_root_name(const std::string& text) {
+  size_t k = 0;
+  while ((k = text.find('<', k)) != std::string::npos) {
+    if (text.compare(k, 4, "<!--") == 0) {
+      k = text.find("-->", k);
+      if (k == std::string::npos) return "";
+      continue;
+    }
+    if (k + 1 < text.size() && (text[k + 1] == '?' || text[k + 1] == '!')) {
+      ++k;
+      continue;
+    }
+    size_t e = k + 1;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == ':' || text[e] == '-')) ++e;
+    return text.substr(k + 1, e - k - 1);
+  }
+  return "";
+}
+
 LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
   LoadedModel lm;
   lm.file = path;
@@ -109,7 +130,19 @@ LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
     throw InputError(path, "", "expected UTF-8 text, got a UTF-16 byte-order mark (convert the file to UTF-8)");
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InputError(path, "", "expected a URDF (XML) or an rbdref.model JSON document, got an empty file");
-  if (text[first] == '<') {
+  if (text[first] == '<' && xml_root_name(text) == "mujoco") {
+    lm.kind = "mjcf";
+    if (opt.floating_base)
+      throw InputError("--floating-base", "", "applies to URDF models only; an MJCF model states its free joints (<freejoint/>)");
+    lm.desc = read_mjcf(text, path);
+    // The files it includes are part of the model: the hash (which keys fixture caches) covers them.
+    std::string all = lm.sha256;
+    for (const std::string& inc : mjcf_includes(path)) {
+      const size_t s = path.find_last_of('/');
+      all += "\n" + inc + "\n" + sha256_hex(read_text_file((s == std::string::npos ? "" : path.substr(0, s + 1)) + inc, kModelInput));
+    }
+    if (all != lm.sha256) lm.sha256 = sha256_hex(all);
+  } else if (text[first] == '<') {
     lm.kind = "urdf";
     lm.desc = read_urdf(text, path, opt);
   } else {

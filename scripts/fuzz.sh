@@ -27,9 +27,10 @@ cmake --build "$BUILD" -j "$(nproc)" --target fuzzers
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 failed=()
-for t in ${FUZZ_TARGETS:-urdf model_json state fixture engine_output}; do
+for t in ${FUZZ_TARGETS:-urdf model_json mjcf state fixture engine_output}; do
   dict=fuzz/json.dict
   [ "$t" = urdf ] && dict=fuzz/urdf.dict
+  [ "$t" = mjcf ] && dict=fuzz/mjcf.dict
   mkdir -p "$BUILD/corpus/$t" "$BUILD/artifacts/$t"
   dirs=("$BUILD/corpus/$t" "fuzz/corpus/$t")  # new inputs go to the first folder
   [ -d "fuzz/regressions/$t" ] && dirs+=("fuzz/regressions/$t")

@@ -40,7 +40,7 @@ TEST_P(FuzzCorpus, EveryCommittedInputIsReadOrRejectedWithAnInputError) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzCorpus,
-                         ::testing::Values("urdf", "model_json", "state", "fixture", "engine_output"),
+                         ::testing::Values("urdf", "model_json", "mjcf", "state", "fixture", "engine_output"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // A JSON document nested 200 000 levels deep is an InputError for every JSON reader: nlohmann's
