@@ -25,6 +25,7 @@ struct EngineSupport {
   std::vector<JointType> loop_joints;   // loop-joint types it closes (empty: trees only)
   bool contacts = false;                // frictionless rigid point contacts: contact_* quantities
   bool impact = false;                  // the impulsive step: impact_* quantities
+  bool armature = false;                // joint armature (JointDesc::armature): rotor inertia on H's diagonal
   std::vector<std::string> quantities;  // every quantity its outputs can carry
   std::string import_path;              // how the model reaches the engine
   std::string contact_model;            // what the engine solves instead of the rigid LCP (empty: no contacts)

@@ -22,7 +22,7 @@
 namespace rbd {
 
 const std::vector<std::string>& known_engines() {
-  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-js", "mujoco-js-urdf", "dart", "dart-urdf", "kdl",
+  static const std::vector<std::string> k{"mujoco", "mujoco-urdf", "mujoco-mjcf", "mujoco-js", "mujoco-js-urdf", "mujoco-js-mjcf", "dart", "dart-urdf", "kdl",
                                           "simbody", "bullet", "ode", "pinocchio", "rbdl"};
   return k;
 }
@@ -32,6 +32,7 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
   if constexpr (RBDREF_BUILT(RBDREF_HAVE_MUJOCO)) {
     out.push_back(make_mujoco_adapter());
     out.push_back(make_mujoco_urdf_adapter());
+    out.push_back(make_mujoco_mjcf_adapter());
   }
   if constexpr (RBDREF_BUILT(RBDREF_HAVE_SIMBODY)) out.push_back(make_simbody_adapter());
   if constexpr (RBDREF_BUILT(RBDREF_HAVE_ODE)) out.push_back(make_ode_adapter());
@@ -41,6 +42,7 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
   if constexpr (RBDREF_BUILT(RBDREF_HAVE_MUJOCO_JS)) {
     out.push_back(make_mujoco_js_adapter());
     out.push_back(make_mujoco_js_urdf_adapter());
+    out.push_back(make_mujoco_js_mjcf_adapter());
   }
   if constexpr (RBDREF_BUILT(RBDREF_HAVE_KDL)) out.push_back(make_kdl_adapter());
   return out;

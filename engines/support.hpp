@@ -48,7 +48,8 @@ std::string unsupported_joint(const EngineSupport& s, const Refusals& w, const M
 // when s declares all of them. Loop joints: every one when s declares none (trees only), else each
 // that imposes constraints (n_k^c > 0) and is of a type s does not declare. Bodies, in order: the
 // joint (unsupported_joint), a body without positive mass (where w words it), then body_check(i),
-// the adapter's own condition on body i (empty: it passes). Contacts, where s declares them: a
+// the adapter's own condition on body i (empty: it passes); armature, where s does not declare it,
+// before the bodies. Contacts, where s declares them: a
 // soft one, then one with friction (where w words them).
 template <class T, class BodyCheck>
 std::string unsupported_by(const EngineSupport& s, const Refusals& w, const Model<T>& m, BodyCheck&& body_check) {
@@ -56,6 +57,10 @@ std::string unsupported_by(const EngineSupport& s, const Refusals& w, const Mode
     if (s.loop_joints.empty() || (L.nc > 0 && !detail::declares(s.loop_joints, L.joint.type)))
       return "loop joint '" + L.name + "'" + (w.loop_names_type ? std::string(" (") + joint_type_name(L.joint.type) + ")" : "") +
              ": " + w.loop;
+  if (m.has_armature && !s.armature)
+    for (int i = 0; i < m.NB; ++i)
+      if (m.nvi[i] > 0 && m.armature[static_cast<size_t>(m.iv[i])] != T(0))
+        return "joint '" + m.joint_name[i] + "': armature (a rotor inertia on H's diagonal), which this engine does not model";
   for (int i = 0; i < m.NB; ++i) {
     if (std::string why = unsupported_joint(s, w, m, i); !why.empty()) return why;
     if (!w.massless.empty() && !(m.I[i].mass() > T(0))) return "body '" + m.body_name[i] + "': " + w.massless;

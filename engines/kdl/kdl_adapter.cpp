@@ -43,7 +43,10 @@ Built build(const Model<B>& m) {
     const Mat3<B> R = m.Xtree[i].E.transpose();  // the joint frame's axes in the parent
     const KDL::Frame F(rot(R), vec(m.Xtree[i].r));
     const KDL::Vector axis = F.M * vec(m.joint[i].axis);
-    const KDL::Joint j(m.joint_name[i], F.p, axis, m.joint[i].type == JointType::Revolute ? KDL::Joint::RotAxis : KDL::Joint::TransAxis);
+    // KDL's joint inertia is the armature: its solvers add it to H's diagonal and a q̈ to τ.
+    const double arm = m.has_armature ? d(m.armature[static_cast<size_t>(m.iv[i])]) : 0.0;
+    const KDL::Joint j(m.joint_name[i], F.p, axis, m.joint[i].type == JointType::Revolute ? KDL::Joint::RotAxis : KDL::Joint::TransAxis,
+                       1, 0, arm);
     const Inertia<B>& I = m.I[i];
     const B mass = I.mass();
     const Vec3<B> c = mass > B(0) ? I.com() : Vec3<B>(Vec3<B>::Zero());
@@ -134,6 +137,7 @@ class KdlAdapter : public EngineAdapter {
     EngineSupport s;
     s.joints = {JointType::Revolute, JointType::Prismatic};
     s.quantities = {"H", "C", "tau", "qdd"};
+    s.armature = true;
     s.import_path = "KDL::Tree built in code by rbdref, as kdl_parser builds one from a URDF";
     return s;
   }

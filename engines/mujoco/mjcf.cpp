@@ -5,8 +5,13 @@
 #include "io/xml_escape.hpp"
 
 #include "reference/spatial/spatial.hpp"
+#include "reference/tree/kinematics.hpp"
+
+#include <tinyxml2.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <cmath>
 #include <cstdio>
 
@@ -94,8 +99,12 @@ void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std:
   x << dec(qt(0)) << " " << dec(qt(1)) << " " << dec(qt(2)) << " " << dec(qt(3)) << "\">\n";
   const Joint<B>& jt = m.joint[i];
   const std::vector<std::string> names = mj_joint_names(m, i);
+  // The joint's armature (JointDesc::armature), on each MuJoCo joint standing for it.
+  const std::string arm = m.has_armature && m.armature[static_cast<size_t>(m.iv[i])] != B(0)
+                              ? " armature=\"" + dec(m.armature[static_cast<size_t>(m.iv[i])]) + "\""
+                              : "";
   auto axis_joint = [&](const std::string& name, const char* type, const Vec3<B>& a) {
-    x << ind << "  <joint name=\"" << xml_escape(name) << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"/>\n";
+    x << ind << "  <joint name=\"" << xml_escape(name) << "\" type=\"" << type << "\" pos=\"0 0 0\" axis=\"" << dec3(a) << "\"" << arm << "/>\n";
   };
   switch (jt.type) {
     case JointType::Revolute: axis_joint(names[0], "hinge", jt.axis); break;
@@ -109,8 +118,11 @@ void write_body(std::ostringstream& x, const Model<B>& m, const std::vector<std:
       axis_joint(names[1], "slide", Vec3<B>(jt.axis.cross(jt.u)));
       axis_joint(names[2], "hinge", jt.axis);
       break;
-    case JointType::Spherical: x << ind << "  <joint name=\"" << xml_escape(names[0]) << "\" type=\"ball\" pos=\"0 0 0\"/>\n"; break;
-    case JointType::Free: x << ind << "  <freejoint name=\"" << xml_escape(names[0]) << "\"/>\n"; break;
+    case JointType::Spherical: x << ind << "  <joint name=\"" << xml_escape(names[0]) << "\" type=\"ball\" pos=\"0 0 0\"" << arm << "/>\n"; break;
+    case JointType::Free:
+      if (arm.empty()) x << ind << "  <freejoint name=\"" << xml_escape(names[0]) << "\"/>\n";
+      else x << ind << "  <joint name=\"" << xml_escape(names[0]) << "\" type=\"free\"" << arm << "/>\n";
+      break;
     default: break;  // helical and fixed never reach here (unsupported / merged)
   }
   // Principal axes of the rotational inertia, computed at 50 digits, as a proper rotation.
@@ -266,6 +278,162 @@ ojson model_echo(const MjModelView& mm, const Model<B>& m) {
   return echo;
 }
 
+std::string strip_mjcf_assets(const std::string& mjcf, int* removed) {
+  tinyxml2::XMLDocument doc;
+  *removed = 0;
+  if (doc.Parse(mjcf.c_str(), mjcf.size()) != tinyxml2::XML_SUCCESS) return mjcf;
+  std::set<std::string> gone;  // names of removed assets
+  std::function<void(tinyxml2::XMLElement*)> walk = [&](tinyxml2::XMLElement* e) {
+    for (tinyxml2::XMLElement* c = e->FirstChildElement(); c;) {
+      tinyxml2::XMLElement* next = c->NextSiblingElement();
+      const std::string tag = c->Name();
+      const bool asset_file = (tag == "mesh" || tag == "hfield" || tag == "texture" || tag == "skin") && c->Attribute("file");
+      const bool uses = (tag == "geom" && (c->Attribute("mesh") || c->Attribute("hfield"))) ||
+                        (tag == "geom" && c->Attribute("type") && (std::string(c->Attribute("type")) == "mesh" || std::string(c->Attribute("type")) == "hfield"));
+      if (asset_file) {
+        if (c->Attribute("name")) gone.insert(c->Attribute("name"));
+        ++*removed;
+        e->DeleteChild(c);
+      } else if (uses && std::string(e->Name()) != "default") {
+        e->DeleteChild(c);
+      } else {
+        if (tag == "material") c->DeleteAttribute("texture");
+        if (tag == "geom" && std::string(e->Name()) == "default") {
+          c->DeleteAttribute("mesh");
+          if (c->Attribute("type") && (std::string(c->Attribute("type")) == "mesh" || std::string(c->Attribute("type")) == "hfield"))
+            c->DeleteAttribute("type");
+        }
+        walk(c);
+      }
+      c = next;
+    }
+  };
+  if (tinyxml2::XMLElement* root = doc.RootElement()) walk(root);
+  tinyxml2::XMLPrinter p;
+  doc.Print(&p);
+  return p.CStr();
+}
+
+std::vector<int> mjcf_joint_map(const MjWorldView& v, const Model<B>& m, std::string& why) {
+  std::vector<int> moving;
+  for (int i = 0; i < m.NB; ++i)
+    if (m.nvi[i] > 0) moving.push_back(i);
+  if (static_cast<int>(moving.size()) != v.njnt) {
+    why = "MuJoCo's model has " + std::to_string(v.njnt) + " joints, rbdref's " + std::to_string(moving.size()) + " moving joints";
+    return {};
+  }
+  std::vector<int> map(static_cast<size_t>(v.njnt));
+  for (int j = 0; j < v.njnt; ++j) {
+    const int i = moving[static_cast<size_t>(j)];
+    const JointType t = m.joint[i].type;
+    const int mt = v.jnt_type[static_cast<size_t>(j)];
+    const bool same = (mt == 0 && t == JointType::Free) || (mt == 1 && t == JointType::Spherical) ||
+                      (mt == 2 && t == JointType::Prismatic) || (mt == 3 && t == JointType::Revolute);
+    if (!same) {
+      why = "MuJoCo's joint " + std::to_string(j) + " ('" + v.jnt_names[static_cast<size_t>(j)] + "') is not of the type of rbdref's '" +
+            m.joint_name[i] + "'";
+      return {};
+    }
+    map[static_cast<size_t>(j)] = i;
+  }
+  return map;
+}
+
+std::vector<double> q_of_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vector<double>& qpos) {
+  std::vector<double> q(static_cast<size_t>(m.nq), 0.0);
+  for (int i = 0; i < m.NB; ++i) {
+    const double* qp = qpos.data() + mj_qpos[i];
+    double* qi = q.data() + m.iq[i];
+    if (m.joint[i].type == JointType::Free) {
+      for (int k = 0; k < 4; ++k) qi[k] = qp[3 + k];
+      for (int k = 0; k < 3; ++k) qi[4 + k] = qp[k];
+    } else {
+      for (int k = 0; k < m.nqi[i]; ++k) qi[k] = qp[k];
+    }
+  }
+  return q;
+}
+
+ojson mjcf_echo(const MjWorldView& v, const Model<B>& m, const std::vector<int>& joint_map) {
+  std::vector<int> mj_qpos(m.NB, 0);
+  for (int j = 0; j < v.njnt; ++j) mj_qpos[joint_map[static_cast<size_t>(j)]] = v.jnt_qposadr[static_cast<size_t>(j)];
+  const std::vector<double> q0 = q_of_qpos(m, mj_qpos, v.qpos0);
+  const VecX<B> q = Eigen::Map<const VecX<double>>(q0.data(), m.nq).cast<B>();
+  const TreeKinematics<B> k = kinematics<B>(m, q, VecX<B>::Zero(m.nv), kWorldTransforms);
+  auto v3 = [](const std::vector<double>& a, int i) { return Vec3<B>(B(a[3 * i]), B(a[3 * i + 1]), B(a[3 * i + 2])); };
+  ojson bodies = ojson::array();
+  EchoWorst worst({"mass_rel_err", "com_abs_err_m", "inertia_rel_err", "anchor_abs_err_m", "joint_axis_err", "armature_rel_err"});
+  double scale = 1;  // positions' scale, for the tolerance
+  for (int j = 0; j < v.njnt; ++j) {
+    const int i = joint_map[static_cast<size_t>(j)];
+    const int b = v.jnt_bodyid[static_cast<size_t>(j)];
+    // rbdref's joint frame origin and axis in the world at q0 (the joint frame is the body frame).
+    const Xform<B>& X = k.X0[i];
+    const Mat3<B> Et = X.E.transpose();
+    const Vec3<B> o = X.r;  // the body origin in the world
+    double e_anchor = 0, e_axis = 0;
+    if (m.joint[i].type != JointType::Free) e_anchor = max_abs_d(Vec3<B>(v3(v.xanchor, j) - o));
+    if (m.joint[i].type == JointType::Revolute || m.joint[i].type == JointType::Prismatic)
+      e_axis = max_abs_d(Vec3<B>(v3(v.xaxis, j) - Et * m.joint[i].axis));
+    scale = std::max(scale, max_abs_d(o));
+    const B arm = m.armature.empty() ? B(0) : m.armature[static_cast<size_t>(m.iv[i])];
+    const B arm_mj = B(v.dof_armature[static_cast<size_t>(v.jnt_dofadr[static_cast<size_t>(j)])]);
+    const double e_arm = arm == 0 ? static_cast<double>(abs(arm_mj)) : static_cast<double>(B(abs(B(arm_mj - arm)) / arm));
+    ojson row = {{"joint", m.joint_name[i]}, {"anchor_abs_err_m", e_anchor}, {"joint_axis_err", e_axis}, {"armature_rel_err", e_arm}};
+    // The body's mass once, at its last joint: MuJoCo's weld group of b against rbdref's body i.
+    bool last = true;
+    for (int j2 = j + 1; j2 < v.njnt; ++j2) last = last && v.jnt_bodyid[static_cast<size_t>(j2)] != b;
+    double e_mass = 0, e_com = 0, e_I = 0;
+    if (last) {
+      B M(0);
+      Vec3<B> mc = Vec3<B>::Zero();
+      std::vector<int> group;
+      for (int c = 0; c < v.nbody; ++c)
+        if (v.body_weldid[static_cast<size_t>(c)] == b) group.push_back(c);
+      for (int c : group) M += B(v.body_mass[static_cast<size_t>(c)]), mc += B(v.body_mass[static_cast<size_t>(c)]) * v3(v.xipos, c);
+      const Vec3<B> com_mj = M > 0 ? Vec3<B>(mc / M) : Vec3<B>::Zero();
+      Mat3<B> I_mj = Mat3<B>::Zero();
+      for (int c : group) {
+        Mat3<B> R;
+        for (int r = 0; r < 3; ++r)
+          for (int s = 0; s < 3; ++s) R(r, s) = B(v.ximat[static_cast<size_t>(9 * c + 3 * r + s)]);
+        const Vec3<B> dI = v3(v.body_inertia, c);
+        const Vec3<B> d = v3(v.xipos, c) - com_mj;
+        const B mcb = B(v.body_mass[static_cast<size_t>(c)]);
+        I_mj += R * dI.asDiagonal() * R.transpose() + mcb * (d.dot(d) * Mat3<B>::Identity() - d * d.transpose());
+      }
+      const Inertial in = inertial_of(m.I[i]);
+      const Vec3<B> com = X.r + Et * in.com;
+      const Mat3<B> Ic = Et * in.Ic * X.E;
+      e_mass = in.mass > 0 ? static_cast<double>(B(abs(B(M - in.mass)) / in.mass)) : static_cast<double>(M);
+      e_com = max_abs_d(Vec3<B>(com_mj - com));
+      const double sI = max_abs_d(Ic);
+      e_I = sI > 0 ? max_abs_d(Mat3<B>(I_mj - Ic)) / sI : max_abs_d(I_mj);
+      scale = std::max(scale, max_abs_d(com));
+      row["body"] = m.body_name[i];
+      row["mass"] = {{"rbdref", to_decimal(in.mass, 20)}, {"engine", static_cast<double>(M)}, {"rel_err", e_mass}};
+      row["com_abs_err_m"] = e_com;
+      row["inertia_rel_err"] = e_I;
+    }
+    worst.raise({e_mass, e_com, e_I, e_anchor, e_axis, e_arm});
+    bodies.push_back(row);
+  }
+  const Vec3<B> g_mj(B(v.gravity[0]), B(v.gravity[1]), B(v.gravity[2]));
+  const double e_g = max_abs_d(Vec3<B>(g_mj - m.gravity));
+  // MuJoCo computes in double: each value a few ulps of double from the exact one, composed
+  // through the tree (positions scale with the model's size).
+  const double tol = kEchoTol;
+  const bool match = worst["mass_rel_err"] <= tol && worst["inertia_rel_err"] <= tol && worst["joint_axis_err"] <= tol &&
+                     worst["armature_rel_err"] <= tol && worst["com_abs_err_m"] <= tol * scale &&
+                     worst["anchor_abs_err_m"] <= tol * scale && e_g <= tol * 10;
+  ojson echo;
+  echo["engine_model"] = {{"nbody", v.nbody - 1}, {"njnt", v.njnt}, {"nq", v.nq}, {"nv", v.nv}};
+  echo["frame"] = "world coordinates at MuJoCo's qpos0; per MuJoCo joint, and per body (its weld group: body_weldid) at its last joint";
+  echo["gravity_abs_err"] = e_g;
+  close_echo(echo, worst, {{"relative", tol}, {"rule", "64 ε(double) relative (positions: × max(1, largest |p|) m)"}}, match, bodies);
+  return echo;
+}
+
 void put_tree_values(const MujocoMap& map, const std::vector<double>& M, const std::vector<double>& bias, const std::vector<double>& finv,
                      const std::vector<double>& qacc, const MatX<B>& L, const VecX<B>& D, EngineSample& es) {
   const Eigen::Index nv = map.J.rows();
@@ -316,6 +484,10 @@ Refusals refusals(bool urdf_import, const std::string& loop) {
   }
   return w;
 }
+
+const char* const kMjMassless =
+    "MuJoCo refuses a moving body without mass and inertia (mjMINVAL); an MJCF body with several joints is audited through "
+    "MuJoCo's own import of the file (mujoco-mjcf, mujoco-js-mjcf)";
 
 std::string inertia_refusal(const Model<double>& m) {
   const std::string bad = inertia_triangle_violation(m);

@@ -68,6 +68,32 @@ void put_tree_values(const MujocoMap& map, const std::vector<double>& M, const s
 // The model echo: MuJoCo's model read back and compared with rbdref's at 50 digits.
 ojson model_echo(const MjModelView& mm, const Model<B>& m);
 
+// The MJCF without what names files (asset elements with a file attribute: meshes, height fields,
+// textures, skins) and without the geoms and attributes that use them; *removed counts the assets.
+// Where the files are not at hand, MuJoCo loads this; the dynamics is unchanged where the bodies
+// have <inertial>s (which rbdref requires of a body with a mesh geom).
+std::string strip_mjcf_assets(const std::string& mjcf, int* removed);
+
+// MuJoCo's own MJCF import, at qpos0 (mj_kinematics, mj_comPos after mj_resetData): what the echo of
+// the MJCF paths compares, in world coordinates, since MuJoCo's bodies are not rbdref's (rbdref
+// splits a body with n joints into n, and welds a jointless body into its parent, as MuJoCo's
+// body_weldid groups them).
+struct MjWorldView {
+  int nbody = 0, njnt = 0, nq = 0, nv = 0;
+  std::vector<std::string> jnt_names;
+  std::vector<int> body_weldid, jnt_type, jnt_bodyid, jnt_qposadr, jnt_dofadr;  // jnt_type: 0 free, 1 ball, 2 slide, 3 hinge
+  std::vector<double> body_mass, body_inertia, xipos, ximat, xanchor, xaxis, dof_armature, qpos0;
+  double gravity[3] = {0, 0, 0};
+};
+// rbdref's joint of each MuJoCo joint, in order: rbdref's moving bodies are MuJoCo's joints one
+// for one (the MJCF reader's frames, io/mjcf.cpp); empty with `why` set when they are not.
+std::vector<int> mjcf_joint_map(const MjWorldView& v, const Model<B>& m, std::string& why);
+// rbdref's q at MuJoCo's qpos0 (the free joint's 7 reordered).
+std::vector<double> q_of_qpos(const Model<B>& m, const std::vector<int>& mj_qpos, const std::vector<double>& qpos);
+// The echo: per MuJoCo weld group with DoFs, mass, COM and inertia about it, and per joint its
+// anchor, axis and armature, at qpos0 in the world, against rbdref's model at the same q.
+ojson mjcf_echo(const MjWorldView& v, const Model<B>& m, const std::vector<int>& joint_map);
+
 // The conventions both MuJoCo adapters declare for the tree quantities (docs/engines.md), in
 // their own words for qdd (what is disabled) and the factor (its layout); mj_dof: MuJoCo's DoF
 // address of each rbdref joint's first DoF.
@@ -77,6 +103,10 @@ json tree_conventions(const std::string& qdd, const std::string& factor, const s
 // loop joint: of the MJCF rbdref writes, or of MuJoCo's own URDF import (urdf_import: it welds a
 // free root to the world).
 Refusals refusals(bool urdf_import, const std::string& loop);
+// The written paths' refusal of a massless moving body: MuJoCo's compiler requires mass and inertia
+// (mjMINVAL) of every body with joints, and rbdref's model of an MJCF body with several joints has
+// massless frames between them (docs/mjcf.md), which MuJoCo's own import audits instead.
+extern const char* const kMjMassless;
 // The body whose inertia MuJoCo's compiler refuses ("inertia must satisfy A + B >= C": the
 // triangle inequality, engines/values.hpp), or empty; balanceinertia would load another model.
 std::string inertia_refusal(const Model<double>& m);

@@ -79,8 +79,15 @@ MjModelView view_of(const mjModel* mm) {
   return v;
 }
 
+// What run_loaded needs of an MJCF MuJoCo loaded itself: MuJoCo's joint of each rbdref body (the
+// names of an MJCF may be absent), and the echo (mjcf_echo).
+struct MjcfImport {
+  std::vector<int> joint_of_body;
+  ojson echo;
+};
 EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::string& fixture_file, const Model<B>& m, mjModel* mm,
-                        const std::string& import_path);
+                        const std::string& import_path, const MjcfImport* mjcf = nullptr);
+mjModel* load_mjcf(const std::string& xml);
 
 class MujocoAdapter : public EngineAdapter {
  public:
@@ -91,6 +98,7 @@ class MujocoAdapter : public EngineAdapter {
     s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Planar, JointType::Spherical, JointType::Free};
     s.loop_joints = {JointType::Revolute, JointType::Spherical, JointType::Fixed};
     s.contacts = true;
+    s.armature = true;
     s.quantities = {"H", "C", "tau", "qdd", "L", "D", "tau_c", "contact_lambda", "contact_qdd", "contact_tau_c"};
     s.import_path = "MJCF written by rbdref (principal inertias at 50 digits)";
     s.contact_model = "soft contacts: LCP(A + R, J a0 - aref) from solref/solimp; equality constraints soft likewise";
@@ -105,6 +113,7 @@ class MujocoAdapter : public EngineAdapter {
     Refusals w = refusals(/*urdf_import=*/false,
                           "MuJoCo's equality constraints (connect, weld) express revolute, spherical and fixed loop joints only");
     w.loop_names_type = true;
+    w.massless = kMjMassless;
     if (std::string why = unsupported_by(support(), w, m); !why.empty()) return why;
     return inertia_refusal(m);
   }
@@ -185,6 +194,124 @@ class MujocoUrdfAdapter : public MujocoAdapter {
   }
 };
 
+// MuJoCo's own MJCF import ("mujoco-mjcf"): mj_loadXML on the user's file, which MuJoCo defines,
+// against rbdref's reading of the same file (io/mjcf.cpp). The echo (mjcf_echo) compares, at
+// qpos0 in the world, each weld group's mass, COM and inertia and each joint's anchor, axis and
+// armature: MuJoCo's compiler works in double (a fullinertia diagonalized keeps ~7 digits), rbdref
+// takes the file exactly. After loading, the adapter switches off what the reference does not model
+// (contacts, passive forces, limits, friction loss, actuation, and the equality constraints rbdref
+// does not read); connect and weld stay on, as MuJoCo's soft loop constraints.
+class MujocoMjcfAdapter : public MujocoAdapter {
+ public:
+  std::string name() const override { return "mujoco-mjcf"; }
+  EngineSupport support() const override {
+    EngineSupport s;
+    s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Free};
+    s.loop_joints = {JointType::Spherical, JointType::Fixed};
+    s.armature = true;
+    s.quantities = {"H", "C", "tau", "qdd", "L", "D", "tau_c"};
+    s.import_path = "MuJoCo's own MJCF import (mj_loadXML on the user's file)";
+    return s;
+  }
+  bool imports_source() const override { return true; }
+  std::string unsupported(const Fixture& f) const override {
+    if (f.source_kind != "mjcf") return "the model was not read from MJCF (this adapter audits MuJoCo's own MJCF import)";
+    const Model<double> m = build_model<double>(f.model);
+    Refusals w = refusals(/*urdf_import=*/false, "MuJoCo's equality constraints (connect, weld) express spherical and fixed loop joints only");
+    w.loop_names_type = true;
+    return unsupported_by(support(), w, m);
+  }
+  EngineOutput run(const Fixture& f, const std::string&) const override {
+    throw EngineError(name() + " reads the model's MJCF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
+  }
+  EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
+    const std::string why = unsupported(f);
+    if (!why.empty()) throw EngineError("unsupported model: " + why);
+    Model<B> m = build_model<B>(f.model);
+    m.contacts.clear();  // contacts come from a contacts file, not the MJCF: the tree quantities run
+    char err[1000] = "";
+    mjModel* mm = mj_loadXML(source.c_str(), nullptr, err, sizeof err);
+    std::string note;
+    if (!mm) {
+      const std::string first = err;
+      if (first.find("file") != std::string::npos || first.find("resource") != std::string::npos) {
+        // Mesh, texture or height-field files not at hand: the MJCF without them (no dynamics in
+        // them where the body has an <inertial>, which rbdref requires of a mesh body).
+        std::ifstream in(source, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        int removed = 0;
+        const std::string stripped = strip_mjcf_assets(text.str(), &removed);
+        if (removed > 0) {
+          err[0] = 0;
+          try {
+            mm = load_mjcf(stripped);
+          } catch (const EngineError& e) {
+            throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + first + "; without its asset files: " + e.what());
+          }
+          note = "MuJoCo could not load the MJCF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
+                 " asset files and the geoms using them removed: those files are not at hand";
+        }
+      }
+    }
+    if (!mm) throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + err);
+    int loops = 0;
+    for (int e = 0; e < mm->neq; ++e) {
+      const bool loop = mm->eq_type[e] == mjEQ_CONNECT || mm->eq_type[e] == mjEQ_WELD;
+      if (!mm->eq_active[e]) continue;
+      if (loop) ++loops;
+      else mm->eq_active[e] = 0;
+    }
+    if (loops != static_cast<int>(m.loops.size())) {
+      mj_deleteModel(mm);
+      throw EngineError("MuJoCo's model has " + std::to_string(loops) + " active connect and weld equalities, rbdref's " +
+                        std::to_string(m.loops.size()) + " loop joints (loop joints from a --loops file are not in the MJCF)");
+    }
+    mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_LIMIT | mjDSBL_FRICTIONLOSS | mjDSBL_ACTUATION;
+    if (m.loops.empty()) mm->opt.disableflags |= mjDSBL_EQUALITY;
+    // The echo at qpos0.
+    MjWorldView v;
+    {
+      mjData* d = mj_makeData(mm);
+      mj_resetData(mm, d);
+      mj_kinematics(mm, d);
+      v.nbody = mm->nbody, v.njnt = mm->njnt, v.nq = mm->nq, v.nv = mm->nv;
+      for (int j = 0; j < mm->njnt; ++j) {
+        const char* n = mj_id2name(mm, mjOBJ_JOINT, j);
+        v.jnt_names.push_back(n ? n : "");
+      }
+      v.body_weldid.assign(mm->body_weldid, mm->body_weldid + mm->nbody);
+      v.jnt_type.assign(mm->jnt_type, mm->jnt_type + mm->njnt);
+      v.jnt_bodyid.assign(mm->jnt_bodyid, mm->jnt_bodyid + mm->njnt);
+      v.jnt_qposadr.assign(mm->jnt_qposadr, mm->jnt_qposadr + mm->njnt);
+      v.jnt_dofadr.assign(mm->jnt_dofadr, mm->jnt_dofadr + mm->njnt);
+      v.body_mass.assign(mm->body_mass, mm->body_mass + mm->nbody);
+      v.body_inertia.assign(mm->body_inertia, mm->body_inertia + 3 * mm->nbody);
+      v.xipos.assign(d->xipos, d->xipos + 3 * mm->nbody);
+      v.ximat.assign(d->ximat, d->ximat + 9 * mm->nbody);
+      v.xanchor.assign(d->xanchor, d->xanchor + 3 * mm->njnt);
+      v.xaxis.assign(d->xaxis, d->xaxis + 3 * mm->njnt);
+      v.dof_armature.assign(mm->dof_armature, mm->dof_armature + mm->nv);
+      v.qpos0.assign(mm->qpos0, mm->qpos0 + mm->nq);
+      // The gravity MuJoCo applies: 0 when the model's <flag gravity="disable"> switches it off.
+      for (int k = 0; k < 3; ++k) v.gravity[k] = (mm->opt.disableflags & mjDSBL_GRAVITY) ? 0.0 : mm->opt.gravity[k];
+      mj_deleteData(d);
+    }
+    std::string bad;
+    const std::vector<int> jmap = mjcf_joint_map(v, m, bad);
+    if (jmap.empty()) {
+      mj_deleteModel(mm);
+      throw EngineError("MuJoCo's joints are not rbdref's: " + bad);
+    }
+    MjcfImport imp;
+    imp.joint_of_body.assign(static_cast<size_t>(m.NB), -1);
+    for (size_t j = 0; j < jmap.size(); ++j) imp.joint_of_body[static_cast<size_t>(jmap[j])] = static_cast<int>(j);
+    imp.echo = mjcf_echo(v, m, jmap);
+    EngineOutput out = run_loaded(*this, f, fixture_file, m, mm, "MuJoCo's own MJCF import: mj_loadXML(" + source + ")", &imp);
+    if (!note.empty()) out.conventions["import_note"] = note;
+    return out;
+  }
+};
 
 // Loads MJCF text through a temporary file (mj_loadXML reads files); EngineError on failure.
 mjModel* load_mjcf(const std::string& xml) {
@@ -386,7 +513,7 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
 // import path. m is rbdref's model; MuJoCo's must name its joints and bodies as mj_joint_names and
 // mj_body do (the MJCF rbdref writes does; MuJoCo's URDF import keeps the URDF's names).
 EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::string& fixture_file, const Model<B>& m, mjModel* mm,
-                        const std::string& import_path) {
+                        const std::string& import_path, const MjcfImport* mjcf) {
   mjData* d = mj_makeData(mm);
   struct Guard {
     mjModel* m;
@@ -400,7 +527,7 @@ EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::
   // DoF and qpos addresses of each rbdref joint's first MuJoCo joint.
   std::vector<int> mj_dof(m.NB), mj_qpos(m.NB);
   for (int i = 0; i < m.NB; ++i) {
-    const int j = mj_name2id(mm, mjOBJ_JOINT, mj_joint_names(m, i)[0].c_str());
+    const int j = mjcf ? mjcf->joint_of_body[static_cast<size_t>(i)] : mj_name2id(mm, mjOBJ_JOINT, mj_joint_names(m, i)[0].c_str());
     if (j < 0) throw EngineError("MuJoCo's model lacks joint '" + mj_joint_names(m, i)[0] + "'");
     mj_dof[i] = mm->jnt_dofadr[j];
     mj_qpos[i] = mm->jnt_qposadr[j];
@@ -445,7 +572,7 @@ EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::
   } else if (!m.contacts.empty()) {
     out.conventions["contacts"] = "not run: " + contact_refusal(m);
   }
-  out.model_echo = json::parse(model_echo(view_of(mm), m).dump());
+  out.model_echo = json::parse((mjcf ? mjcf->echo : model_echo(view_of(mm), m)).dump());
   // The model's own oddities (non-physical or rounding-level inertias, ignored mimic joints):
   // beside the echo, so a reader of the report sees what the engine was given.
   out.model_echo["model_warnings"] = f.model_warnings;
@@ -540,5 +667,6 @@ std::string mujoco_mjcf(const ModelDesc& desc) { return mjcf::mjcf_of(build_mode
 
 std::unique_ptr<EngineAdapter> make_mujoco_adapter() { return std::make_unique<MujocoAdapter>(); }
 std::unique_ptr<EngineAdapter> make_mujoco_urdf_adapter() { return std::make_unique<MujocoUrdfAdapter>(); }
+std::unique_ptr<EngineAdapter> make_mujoco_mjcf_adapter() { return std::make_unique<MujocoMjcfAdapter>(); }
 
 }  // namespace rbd

@@ -25,6 +25,9 @@ std::unique_ptr<EngineAdapter> make_mujoco_adapter();
 // MuJoCo's own URDF import path ("mujoco-urdf"): mj_loadXML on the model's URDF, then the same
 // samples, conversions and echo (trees of revolute and prismatic joints on a fixed base).
 std::unique_ptr<EngineAdapter> make_mujoco_urdf_adapter();
+// MuJoCo's own MJCF import ("mujoco-mjcf"): mj_loadXML on the user's MJCF file, the same samples
+// and conversions, and an echo at qpos0 in world coordinates (mjcf.hpp, mjcf_echo).
+std::unique_ptr<EngineAdapter> make_mujoco_mjcf_adapter();
 
 // The MJCF text the adapter feeds MuJoCo for a model description.
 std::string mujoco_mjcf(const ModelDesc& desc);

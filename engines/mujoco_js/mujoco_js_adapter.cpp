@@ -5,6 +5,7 @@
 #include "engines/support.hpp"
 #include "engines/values.hpp"
 #include "io/cleanup.hpp"
+#include "io/model_io.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -131,10 +132,12 @@ VecX<B> vec_of(const std::vector<double>& x) {
 
 class MujocoJsAdapter : public EngineAdapter {
  public:
-  // urdf: MuJoCo 3's own URDF import ("mujoco-js-urdf"), else the MJCF rbdref writes.
-  explicit MujocoJsAdapter(bool urdf = false) : urdf_(urdf) {}
-  std::string name() const override { return urdf_ ? "mujoco-js-urdf" : "mujoco-js"; }
-  bool imports_source() const override { return urdf_; }
+  // What MuJoCo 3 loads: the MJCF rbdref writes ("mujoco-js"), or its own import of the user's
+  // URDF ("mujoco-js-urdf") or MJCF ("mujoco-js-mjcf").
+  enum class Source { Written, Urdf, Mjcf };
+  explicit MujocoJsAdapter(Source src) : urdf_(src == Source::Urdf), mjcf_(src == Source::Mjcf) {}
+  std::string name() const override { return urdf_ ? "mujoco-js-urdf" : mjcf_ ? "mujoco-js-mjcf" : "mujoco-js"; }
+  bool imports_source() const override { return urdf_ || mjcf_; }
   // MuJoCo's own version string, asked of the WebAssembly module once.
   std::string version() const override {
     static const std::string v = [] {
@@ -151,18 +154,26 @@ class MujocoJsAdapter : public EngineAdapter {
     EngineSupport s;
     s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Cylindrical, JointType::Planar, JointType::Spherical, JointType::Free};
     s.quantities = {"H", "C", "tau", "qdd", "L", "D"};
+    s.armature = true;
     s.import_path = "MJCF written by rbdref (principal inertias at 50 digits), MuJoCo 3 dialect";
     if (urdf_) {
       s.joints = {JointType::Revolute, JointType::Prismatic};
+      s.armature = false;
       s.import_path = "MuJoCo 3's own URDF import (the URDF's text loaded by the WebAssembly module)";
+    }
+    if (mjcf_) {
+      s.joints = {JointType::Revolute, JointType::Prismatic, JointType::Spherical, JointType::Free};
+      s.import_path = "MuJoCo 3's own MJCF import (the user's MJCF and its included files loaded by the WebAssembly module)";
     }
     return s;
   }
   std::string unsupported(const Fixture& f) const override {
     const std::string loop = "the mujoco-js adapter runs trees (loop equality anchors are not written through the WebAssembly bindings)";
-    const Refusals w = refusals(urdf_, loop);
+    Refusals w = refusals(urdf_, loop);
+    if (!urdf_ && !mjcf_) w.massless = kMjMassless;
     const EngineSupport s = support();
     const Model<double> m = build_model<double>(f.model);
+    if (mjcf_ && f.source_kind != "mjcf") return "the model was not read from MJCF (this adapter audits MuJoCo 3's own MJCF import)";
     if (urdf_) {  // the source, then the URDF's joints before its loop joints
       if (std::string why = not_from_urdf(f, "MuJoCo 3's URDF import"); !why.empty()) return why;
       for (int i = 0; i < m.NB; ++i)
@@ -173,15 +184,16 @@ class MujocoJsAdapter : public EngineAdapter {
   }
   EngineOutput run(const Fixture& f, const std::string& fixture_file) const override {
     if (urdf_) throw_needs_source(*this, f);
+    if (mjcf_) throw EngineError(name() + " reads the model's MJCF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
     return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file, ""); });
   }
   EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
-    if (!urdf_) return run(f, fixture_file);
+    if (!urdf_ && !mjcf_) return run(f, fixture_file);
     return guarded_run(*this, f, "MuJoCo (WebAssembly)", [&] { return run_checked(f, fixture_file, source); });
   }
 
  private:
-  bool urdf_;
+  bool urdf_, mjcf_;
 
   // source: the URDF (MuJoCo 3's URDF import), or empty for the MJCF rbdref writes.
   EngineOutput run_checked(const Fixture& f, const std::string& fixture_file, const std::string& source) const {
@@ -195,6 +207,13 @@ class MujocoJsAdapter : public EngineAdapter {
     json input;
     if (source.empty()) {
       input["mjcf"] = mjcf_of(m, f.model.name, MjcfDialect::MuJoCo3);
+    } else if (mjcf_) {
+      input["mjcf"] = slurp(source);
+      input["files"] = json::object();
+      const std::string dir = source.substr(0, source.find_last_of('/') + 1);  // includes are relative to the model's folder
+      for (const std::string& inc : mjcf_includes(source)) input["files"][inc] = slurp(dir + inc);
+      input["disable_constraints"] = true;
+      input["qpos0_view"] = true;
     } else {
       std::ifstream in(source, std::ios::binary);
       if (!in) throw EngineError("cannot read the URDF " + source);
@@ -222,7 +241,52 @@ class MujocoJsAdapter : public EngineAdapter {
     // MuJoCo's URDF import orders the bodies its own way: the DoF and qpos addresses come from a first
     // pass that loads the model alone.
     std::string note;
-    if (!source.empty()) {
+    MjWorldView wv;
+    std::vector<int> jmap;
+    if (mjcf_) {
+      json probe = input;
+      probe["samples"] = json::array();
+      json o0;
+      try {
+        o0 = run_script(probe);
+      } catch (const EngineError& e) {
+        const std::string first = e.what();
+        if (first.find("file") == std::string::npos && first.find("resource") == std::string::npos) throw;
+        int removed = 0, more = 0;
+        input["mjcf"] = strip_mjcf_assets(input["mjcf"].get<std::string>(), &removed);
+        for (auto& [path, text] : input["files"].items()) text = strip_mjcf_assets(text.get<std::string>(), &more), removed += more;
+        if (removed == 0) throw;
+        note = "MuJoCo could not load the MJCF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
+               " asset files and the geoms using them removed: those files are not in the module's file system";
+        probe["mjcf"] = input["mjcf"];
+        probe["files"] = input["files"];
+        o0 = run_script(probe);
+      }
+      wv.nbody = count(o0, "nbody"), wv.njnt = count(o0, "njnt"), wv.nq = count(o0, "nq"), wv.nv = count(o0, "nv");
+      auto ints = [&](const char* key, size_t n) {
+        std::vector<int> out;
+        for (double x : doubles(o0, key, n)) out.push_back(static_cast<int>(x));
+        return out;
+      };
+      const size_t nb = static_cast<size_t>(wv.nbody), nj = static_cast<size_t>(wv.njnt);
+      for (const json& n : o0.value("jnt_names", json::array())) wv.jnt_names.push_back(n.is_string() ? n.get<std::string>() : "");
+      wv.jnt_names.resize(nj);
+      wv.body_weldid = ints("body_weldid", nb), wv.jnt_type = ints("jnt_type", nj), wv.jnt_bodyid = ints("jnt_bodyid", nj);
+      wv.jnt_qposadr = ints("jnt_qposadr", nj), wv.jnt_dofadr = ints("jnt_dofadr", nj);
+      wv.body_mass = doubles(o0, "body_mass", nb), wv.body_inertia = doubles(o0, "body_inertia", 3 * nb);
+      wv.xipos = doubles(o0, "xipos", 3 * nb), wv.ximat = doubles(o0, "ximat", 9 * nb);
+      wv.xanchor = doubles(o0, "xanchor", 3 * nj), wv.xaxis = doubles(o0, "xaxis", 3 * nj);
+      wv.dof_armature = doubles(o0, "dof_armature", static_cast<size_t>(wv.nv)), wv.qpos0 = doubles(o0, "qpos0", static_cast<size_t>(wv.nq));
+      const std::vector<double> g = doubles(o0, "gravity", 3);
+      for (int k = 0; k < 3; ++k) wv.gravity[k] = g[static_cast<size_t>(k)];
+      std::string bad;
+      jmap = mjcf_joint_map(wv, m, bad);
+      if (jmap.empty()) throw EngineError("MuJoCo's joints are not rbdref's: " + bad);
+      for (size_t j = 0; j < jmap.size(); ++j) {
+        mj_dof[static_cast<size_t>(jmap[j])] = wv.jnt_dofadr[j];
+        mj_qpos[static_cast<size_t>(jmap[j])] = wv.jnt_qposadr[j];
+      }
+    } else if (!source.empty()) {
       json probe = input;
       probe["samples"] = json::array();
       json o0;
@@ -303,7 +367,7 @@ class MujocoJsAdapter : public EngineAdapter {
     view.jnt_axis = jnt_axis.data();
     for (int k = 0; k < 3; ++k) view.gravity[k] = gravity[static_cast<size_t>(k)];
     view.nbody = nbody, view.njnt = njnt, view.nq = m.nq, view.nv = nv, view.neq = count(o, "neq");
-    for (int i = 0; i < m.NB; ++i) {
+    for (int i = 0; i < m.NB && !mjcf_; ++i) {
       const int j = view.joint_id(mj_joint_names(m, i)[0]);
       if (j < 0) throw EngineError("MuJoCo's model lacks joint '" + mj_joint_names(m, i)[0] + "'");
       if (static_cast<int>(jnt_dofadr[static_cast<size_t>(j)]) != mj_dof[i])
@@ -317,6 +381,7 @@ class MujocoJsAdapter : public EngineAdapter {
 
     EngineOutput out = output_header(*this, f, fixture_file,
                                      source.empty() ? "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits), MuJoCo 3 dialect"
+                                     : mjcf_        ? "MuJoCo 3's own MJCF import of " + source
                                                     : "MuJoCo 3's own URDF import of " + source);
     out.conventions =
         tree_conventions("qacc from mj_forward with qfrc_applied = tau, constraints, contacts, springs and dampers disabled",
@@ -325,7 +390,7 @@ class MujocoJsAdapter : public EngineAdapter {
     out.conventions["runtime"] = "WebAssembly under Node.js: IEEE binary64, round to nearest, no fused multiply-add";
     if (!note.empty()) out.conventions["import_note"] = note;
     if (had_contacts) out.conventions["contacts"] = "not run: the WebAssembly bindings do not expose mjData.contact for the adapter to write";
-    out.model_echo = json::parse(model_echo(view, m).dump());
+    out.model_echo = json::parse((mjcf_ ? mjcf_echo(wv, m, jmap) : model_echo(view, m)).dump());
     out.model_echo["model_warnings"] = f.model_warnings;
 
     if (!o.contains("samples") || !o["samples"].is_array() || o["samples"].size() != f.samples.size())
@@ -366,7 +431,8 @@ class MujocoJsAdapter : public EngineAdapter {
 
 }  // namespace
 
-std::unique_ptr<EngineAdapter> make_mujoco_js_adapter() { return std::make_unique<MujocoJsAdapter>(false); }
-std::unique_ptr<EngineAdapter> make_mujoco_js_urdf_adapter() { return std::make_unique<MujocoJsAdapter>(true); }
+std::unique_ptr<EngineAdapter> make_mujoco_js_adapter() { return std::make_unique<MujocoJsAdapter>(MujocoJsAdapter::Source::Written); }
+std::unique_ptr<EngineAdapter> make_mujoco_js_urdf_adapter() { return std::make_unique<MujocoJsAdapter>(MujocoJsAdapter::Source::Urdf); }
+std::unique_ptr<EngineAdapter> make_mujoco_js_mjcf_adapter() { return std::make_unique<MujocoJsAdapter>(MujocoJsAdapter::Source::Mjcf); }
 
 }  // namespace rbd

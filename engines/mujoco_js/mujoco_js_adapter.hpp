@@ -21,5 +21,9 @@ std::unique_ptr<EngineAdapter> make_mujoco_js_adapter();
 // limits, friction loss, springs and dampers switched off after loading; DoF addresses from a first
 // pass that loads the model alone; the rest as above.
 std::unique_ptr<EngineAdapter> make_mujoco_js_urdf_adapter();
+// MuJoCo 3's own MJCF import ("mujoco-js-mjcf"): the user's MJCF and the files it includes loaded
+// by the WebAssembly module, as for the URDF; joints mapped in order and the echo at qpos0
+// (engines/mujoco/mjcf.hpp, mjcf_echo).
+std::unique_ptr<EngineAdapter> make_mujoco_js_mjcf_adapter();
 
 }  // namespace rbd

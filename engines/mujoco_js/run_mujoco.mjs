@@ -1,7 +1,8 @@
 // Runs MuJoCo 3 (the official WebAssembly build, npm package mujoco-js) for rbdref's mujoco-js
 // adapter (mujoco_js_adapter.hpp): node run_mujoco.mjs IN.json OUT.json
 //
-// IN:  {"mjcf": text | "urdf": text, "disable_constraints": bool,
+// IN:  {"mjcf": text | "urdf": text, "files": {path: text} (included MJCF files, beside the model),
+//       "disable_constraints": bool, "qpos0_view": bool (the echo's arrays at qpos0),
 //       "samples": [{"qpos", "qvel", "qfrc_applied", "qacc"}]}  (MuJoCo's order)
 // OUT: {"version", "nq", "nv", "nbody", "njnt", "neq", "gravity", the model arrays the echo reads
 //       (body_names, body_mass, body_ipos, body_iquat, body_inertia, body_pos, body_quat,
@@ -48,6 +49,11 @@ try {
   // An MJCF rbdref wrote, or the user's URDF (MuJoCo's own URDF import), written into the
   // module's file system.
   const file = input.urdf !== undefined ? '/model.urdf' : '/model.xml';
+  for (const [path, text] of Object.entries(input.files ?? {})) {
+    const dir = ('/' + path).replace(/\/[^/]*$/, '');
+    if (dir) mj.FS.mkdirTree(dir);
+    mj.FS.writeFile('/' + path, text);
+  }
   mj.FS.writeFile(file, input.urdf !== undefined ? input.urdf : input.mjcf);
   let m;
   try {
@@ -59,7 +65,7 @@ try {
   if (input.disable_constraints) {
     const D = mj.mjtDisableBit;
     m.opt.disableflags = m.opt.disableflags | D.mjDSBL_CONSTRAINT.value | D.mjDSBL_CONTACT.value | D.mjDSBL_SPRING.value |
-                         D.mjDSBL_DAMPER.value;
+                         D.mjDSBL_DAMPER.value | D.mjDSBL_ACTUATION.value;
   }
   const d = new mj.MjData(m);
   const names = (adr, n) => {
@@ -70,7 +76,8 @@ try {
   const arr = (x) => Array.from(x);
   const out = {
     version: mj.mj_versionString(), nq: m.nq, nv: m.nv, nbody: m.nbody, njnt: m.njnt, neq: m.neq,
-    gravity: arr(m.opt.gravity),
+    // The gravity MuJoCo applies: 0 when the model's <flag gravity="disable"> switches it off.
+    gravity: (m.opt.disableflags & mj.mjtDisableBit.mjDSBL_GRAVITY.value) ? [0, 0, 0] : arr(m.opt.gravity),
     body_names: names(mj.mjtObj.mjOBJ_BODY.value, m.nbody),
     body_mass: arr(m.body_mass), body_ipos: arr(m.body_ipos), body_iquat: arr(m.body_iquat),
     body_inertia: arr(m.body_inertia), body_pos: arr(m.body_pos), body_quat: arr(m.body_quat),
@@ -79,6 +86,14 @@ try {
     M_rownnz: arr(m.M_rownnz), M_rowadr: arr(m.M_rowadr), M_colind: arr(m.M_colind),
     samples: [],
   };
+  if (input.qpos0_view) {
+    mj.mj_resetData(m, d);
+    mj.mj_forward(m, d);
+    Object.assign(out, {
+      body_weldid: arr(m.body_weldid), jnt_type: arr(m.jnt_type), jnt_bodyid: arr(m.jnt_bodyid), dof_armature: arr(m.dof_armature),
+      qpos0: arr(m.qpos0), xipos: arr(d.xipos), ximat: arr(d.ximat), xanchor: arr(d.xanchor), xaxis: arr(d.xaxis),
+    });
+  }
   const nv = m.nv;
   const full = new mj.DoubleBuffer(nv * nv);
   for (const s of input.samples) {

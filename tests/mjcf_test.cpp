@@ -1,0 +1,488 @@
+// MJCF read as MuJoCo reads it (io/mjcf.cpp, docs/mjcf.md), and armature (JointDesc::armature).
+//
+// The MJCF corpus (tests/data/mjcf_corpus) goes through the real command: each model loads with
+// its stated sizes and exactly its stated warnings, or is refused with exit status 2 and its stated
+// message; every file has an entry. Each model that loads is then audited against MuJoCo's own
+// import of the same file (MuJoCo defines the format; it shares no code with rbdref's reader): H
+// and C to the digits double allows where MuJoCo's compiler keeps the file's numbers, and an echo
+// that says so, or that names the import difference where it does not (a fullinertia or several
+// geoms diagonalized in double).
+//
+// Armature is checked against routes that do not use it: on a joint attached to the fixed base an
+// armature a equals a disk of moment a about the joint axis on the body (its other moments and its
+// mass do nothing there), and everywhere ABA and the articulated LᵀDL (which add it to D_i) agree
+// with CRBA's H solved densely.
+#include "engines/adapter.hpp"
+#include "fixtures/fixture.hpp"
+#include "io/model_io.hpp"
+#include "reference/numeric/interval.hpp"
+#include "reference/tree/aba.hpp"
+#include "reference/tree/crba.hpp"
+#include "reference/tree/energy.hpp"
+#include "reference/tree/kinematics.hpp"
+#include "reference/tree/ltdl.hpp"
+#include "reference/tree/ltdl_articulated.hpp"
+#include "reference/tree/rnea.hpp"
+#include "tests/cli_run.hpp"
+#include "tests/test_paths.hpp"
+#include "tests/tree_cases.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rbd::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kCorpus = std::string(kSourceDir) + "/tests/data/mjcf_corpus";
+
+// ---- The corpus ----------------------------------------------------------------------------------
+
+using Warning = std::vector<std::string>;  // every part in the same warning
+
+struct Entry {
+  std::string file;
+  int nq = 0, nv = 0, loops = 0;
+  std::vector<Warning> warnings;
+  // Against MuJoCo's own import: the echo's status and the least digits of H and C over the samples.
+  std::string echo = "match";
+  double min_digits = 13;
+  std::vector<std::string> error;  // refused: parts of the message
+};
+
+const Warning kPassive{"joint damping, stiffness, frictionloss and limits are not modelled"};
+Warning free_note(const std::string& joint, int line) {
+  return {"joint '" + joint + "' (line " + std::to_string(line) + "): free joint", "initial configuration (MuJoCo's qpos0)"};
+}
+
+const std::vector<Entry>& table() {
+  static const std::vector<Entry> t = [] {
+    std::vector<Entry> v;
+    auto loads = [&](std::string file, int nq, int nv, std::vector<Warning> w, std::string echo = "match", double digits = 13,
+                     int loops = 0) {
+      Entry e;
+      e.file = std::move(file);
+      e.nq = nq, e.nv = nv, e.loops = loops;
+      e.warnings = std::move(w);
+      e.echo = std::move(echo);
+      e.min_digits = digits;
+      v.push_back(e);
+    };
+    auto refused = [&](std::string file, std::vector<std::string> msg) {
+      Entry e;
+      e.file = std::move(file);
+      e.error = std::move(msg);
+      v.push_back(e);
+    };
+    // The wrist's fullinertia and the upper arm's two geoms are diagonalized by MuJoCo in double
+    // (~7 digits kept): the echo names the inertia, H agrees to what MuJoCo kept.
+    loads("arm_defaults.xml", 6, 6,
+          {kPassive, {"ignored 1 <actuator> element"}, {"ignored 1 <asset> element"}, {"ignored 1 <geom> element of <worldbody>"},
+           {"ignored 1 <light> element of <worldbody>"}},
+          "differs", 6);
+    loads("quadruped_free.xml", 19, 18, {kPassive, free_note("root", 24), {"ignored 1 <sensor> element"}});
+    // The left forearm's capsule and ellipsoid, diagonalized by MuJoCo: 1e-12.
+    loads("humanoid_include.xml", 21, 19, {kPassive, free_note("root", 20), {"ignored 1 <actuator> element"},
+                                           {"ignored 1 <geom> element of <worldbody>"}},
+          "differs", 11);
+    loads("fourbar_connect.xml", 3, 3, {{"equality connect 'close' (line 24): a spherical loop joint"}}, "match", 13, 1);
+    loads("weld_relpose.xml", 9, 8,
+          {free_note("joint1", 10), {"equality weld 'equality0' (line 19): a fixed loop joint"},
+           {"equality weld 'equality1' (line 20): a fixed loop joint"}},
+          "match", 13, 2);
+    loads("mesh_with_inertial.xml", 1, 1, {kPassive, {"ignored 1 <asset> element"}});
+    loads("planar_slider_ref.xml", 4, 4, {{"<option><flag gravity=\"disable\"> (line 6): gravity 0"}});
+    refused("humanoid_parts.xml", {"<mujoco>", "expected a <worldbody>"});
+    refused("mesh_without_inertial.xml", {"body 'link2' (line 13)", "(line 15) (type mesh)", "give the body an <inertial>"});
+    refused("nested_free_joint.xml", {"joint 'ball_free' (line 9)", "not a child of <worldbody>"});
+    refused("two_orientations.xml", {"body 'b' (line 4)", "at most one orientation"});
+    refused("unknown_class.xml", {"(line 9) class", "unknown default class 'lnk'"});
+    refused("missing_include.xml", {"<include file=\"no_such_part.xml\"> (line 9)", "cannot read the included file"});
+    refused("frame_element.xml", {"<frame> (line 4)", "not supported", "mj_saveLastXML"});
+    refused("bad_number.xml", {"joint 'j' (line 5) axis", "expected decimal numbers", "0 0 one"});
+    return v;
+  }();
+  return t;
+}
+
+void expect_warnings(const std::vector<std::string>& got, const std::vector<Warning>& want, const std::string& what) {
+  std::vector<bool> used(got.size(), false);
+  for (const Warning& w : want) {
+    int found = -1;
+    for (size_t k = 0; k < got.size() && found < 0; ++k) {
+      if (used[k]) continue;
+      bool all = true;
+      for (const std::string& part : w) all = all && got[k].find(part) != std::string::npos;
+      if (all) found = static_cast<int>(k);
+    }
+    EXPECT_GE(found, 0) << what << ": no warning with " << w[0];
+    if (found >= 0) used[static_cast<size_t>(found)] = true;
+  }
+  for (size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(used[k]) << what << ": unexpected warning: " << got[k];
+}
+
+class MjcfCorpus : public ::testing::TestWithParam<size_t> {
+ protected:
+  void SetUp() override {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    base_ = fs::temp_directory_path() / ("rbdref_mjcf_" + std::to_string(::getpid()) + "_" + name);
+    fs::remove_all(base_);
+    fs::create_directories(base_ / "capture");
+  }
+  void TearDown() override { fs::remove_all(base_); }
+  CliRun run(const std::vector<std::string>& args) { return run_rbdref(args, (base_ / "capture").string()); }
+  fs::path base_;
+};
+
+TEST_P(MjcfCorpus, LoadsOrIsRefusedAsStatedAndAgreesWithMuJoCo) {
+  const Entry& e = table()[GetParam()];
+  const std::string path = kCorpus + "/" + e.file;
+  const std::string out = (base_ / "model.json").string();
+  const CliRun c = run({"convert", path, "--out", out});
+  if (!e.error.empty()) {
+    EXPECT_EQ(c.status, 2) << e.file << ": " << c.describe() << "\n" << c.err;
+    EXPECT_NE(c.err.find(e.file), std::string::npos) << c.err;
+    for (const std::string& part : e.error) EXPECT_NE(c.err.find(part), std::string::npos) << e.file << ": no [" << part << "] in\n" << c.err;
+    EXPECT_FALSE(fs::exists(out)) << e.file << ": a refused model wrote " << out;
+    const CliRun ev = run({"eval", path, "--out", (base_ / "eval.json").string()});
+    EXPECT_EQ(ev.status, 2) << e.file << " (eval): " << ev.err;
+    return;
+  }
+  ASSERT_EQ(c.status, 0) << e.file << ": " << c.describe() << "\n" << c.err;
+  const json model = json::parse(slurp(out));
+  expect_warnings(model.value("import_notes", std::vector<std::string>{}), e.warnings, e.file);
+  EXPECT_EQ(model.value("loop_joints", json::array()).size(), static_cast<size_t>(e.loops)) << e.file;
+
+  // The canonical JSON is the same model: its H at a fixture's samples equals the MJCF's.
+  const std::string fx = (base_ / "f.json").string();
+  const CliRun f = run({"fixture", path, "--samples", "2", "--out", fx});
+  ASSERT_EQ(f.status, 0) << e.file << ": " << f.err;
+  const Fixture fix = read_fixture_file(fx);
+  EXPECT_EQ(fix.source_kind, "mjcf");
+  const Model<double> m = build_model<double>(fix.model);
+  EXPECT_EQ(m.nq, e.nq) << e.file;
+  EXPECT_EQ(m.nv, e.nv) << e.file;
+
+  // MuJoCo's own import of the same file, through the audit.
+  const std::string aud = (base_ / "audit").string();
+  const CliRun a = run({"audit", "--model", path, "--engines", "mujoco-mjcf,mujoco-js-mjcf", "--samples", "3", "--no-cache",
+                        "--no-baseline", "--out", aud});
+  ASSERT_TRUE(a.status == 0 || a.status == 1) << e.file << ": " << a.describe() << "\n" << a.err;
+  int ran = 0;
+  for (const char* engine : {"mujoco-mjcf", "mujoco-js-mjcf"}) {
+    const std::string stem = fs::path(e.file).stem().string();
+    const fs::path rep = fs::path(aud) / engine / (stem + ".report.json");
+    if (!fs::exists(rep)) {
+      // MuJoCo 3 runs from npm, which a machine may lack (docs/engines.md); MuJoCo 2.2.2 must run,
+      // except where the WebAssembly path refuses loops.
+      EXPECT_TRUE(std::string(engine) == "mujoco-js-mjcf") << e.file << ": " << engine << " wrote no report\n" << a.out << a.err;
+      continue;
+    }
+    ++ran;
+    const json r = json::parse(slurp(rep.string()));
+    const json eo = json::parse(slurp((fs::path(aud) / engine / (stem + ".engine.json")).string()));
+    EXPECT_EQ(eo["model_echo"]["status"], e.echo) << e.file << " " << engine << ": " << eo["model_echo"]["max"].dump();
+    for (const json& q : r["quantities"]) {
+      const std::string name = q["quantity"];
+      if (name != "H" && name != "C") continue;
+      EXPECT_GE(q["min_digits"].get<double>(), e.min_digits) << e.file << " " << engine << " " << name;
+    }
+  }
+  EXPECT_GE(ran, 1) << e.file;
+}
+
+std::string entry_name(const ::testing::TestParamInfo<size_t>& info) {
+  std::string n = table()[info.param].file;
+  for (char& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+INSTANTIATE_TEST_SUITE_P(Files, MjcfCorpus, ::testing::Range<size_t>(0, table().size()), entry_name);
+
+TEST(MjcfCorpusTable, EveryFileHasAnEntry) {
+  std::set<std::string> listed;
+  for (const Entry& e : table()) listed.insert(e.file);
+  for (const auto& de : fs::directory_iterator(kCorpus))
+    if (de.path().extension() == ".xml") EXPECT_TRUE(listed.count(de.path().filename().string())) << de.path();
+}
+
+// ---- Semantics, against forms that share no code with the reader's ------------------------------
+
+ModelDesc mjcf(const std::string& body) {
+  return read_mjcf("<mujoco><worldbody>" + body + "</worldbody></mujoco>", "test.xml");
+}
+Mat3<bin50> rot_of(const ModelDesc& d, int i = 0) { return build_model<bin50>(d).Xtree[static_cast<size_t>(i)].E.transpose(); }
+double diff(const Mat3<bin50>& a, const Mat3<bin50>& b) { return max_abs(Mat3<bin50>(a - b)); }
+const std::string kGeom = "<geom type='sphere' size='0.1'/><joint axis='0 0 1'/>";
+
+TEST(MjcfSemantics, OrientationSpecifiersAgreeWithEachOther) {
+  const double tol = 1e-48;
+  const bin50 h = sqrt(bin50(2)) / 2;  // cos 45° = sin 45°
+  Mat3<bin50> Rz90;
+  Rz90 << 0, -1, 0, 1, 0, 0, 0, 0, 1;
+  // A quarter turn about z, five ways (degrees, MuJoCo's default unit).
+  EXPECT_LE(diff(rot_of(mjcf("<body axisangle='0 0 2 90'>" + kGeom + "</body>")), Rz90), tol);
+  EXPECT_LE(diff(rot_of(mjcf("<body euler='0 0 90'>" + kGeom + "</body>")), Rz90), tol);
+  EXPECT_LE(diff(rot_of(mjcf("<body xyaxes='0 3 0 -1 0 0'>" + kGeom + "</body>")), Rz90), tol);
+  EXPECT_LE(diff(rot_of(mjcf("<body quat='" + to_decimal(h, 60) + " 0 0 " + to_decimal(h, 60) + "'>" + kGeom + "</body>")), Rz90), tol);
+  // zaxis: the shortest rotation, (0,0,1) -> x is a quarter turn about y; opposite: half turn about x.
+  Mat3<bin50> Ry90, Rx180;
+  Ry90 << 0, 0, 1, 0, 1, 0, -1, 0, 0;
+  Rx180 << 1, 0, 0, 0, -1, 0, 0, 0, -1;
+  EXPECT_LE(diff(rot_of(mjcf("<body zaxis='2 0 0'>" + kGeom + "</body>")), Ry90), tol);
+  EXPECT_LE(diff(rot_of(mjcf("<body zaxis='0 0 -1'>" + kGeom + "</body>")), Rx180), tol);
+  // Euler sequences: intrinsic x-y-z is extrinsic Z-Y-X in reverse order.
+  const std::string w = "<worldbody><body euler='10 20 30'>" + kGeom + "</body></worldbody></mujoco>";
+  const ModelDesc a = read_mjcf("<mujoco><compiler eulerseq='xyz'/>" + w, "a.xml");
+  const ModelDesc b = read_mjcf("<mujoco><compiler eulerseq='XYZ'/>" + w, "b.xml");
+  const ModelDesc c = read_mjcf("<mujoco><compiler eulerseq='ZYX'/><worldbody><body euler='30 20 10'>" + kGeom +
+                                    "</body></worldbody></mujoco>",
+                                "c.xml");
+  EXPECT_LE(diff(rot_of(a), rot_of(c)), tol);
+  EXPECT_GT(diff(rot_of(a), rot_of(b)), 1e-3);  // fixed axes differ from moving ones
+  // Intrinsic xyz = Rx(10°) Ry(20°) Rz(30°), composed here from the matrices.
+  auto R = [](int axis, double deg) {
+    const bin50 t = bin50(deg) * pi<bin50>() / 180, cs = cos(t), sn = sin(t);
+    Mat3<bin50> M = Mat3<bin50>::Identity();
+    const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+    M(i, i) = cs, M(i, j) = -sn, M(j, i) = sn, M(j, j) = cs;
+    return M;
+  };
+  EXPECT_LE(diff(rot_of(a), Mat3<bin50>(R(0, 10) * R(1, 20) * R(2, 30))), tol);
+  EXPECT_LE(diff(rot_of(b), Mat3<bin50>(R(2, 30) * R(1, 20) * R(0, 10))), tol);
+}
+
+TEST(MjcfSemantics, TheBodySitsWhereTheFilePutsItAtRef) {
+  // A hinge with ref 30° and an off-centre anchor, then a slide with ref 0.2: at q = ref the body's
+  // world pose is the file's (pos, euler), which is composed here from the numbers as written.
+  const ModelDesc d = mjcf(
+      "<body pos='0.1 0.2 0.3' euler='0 0 40'><joint type='hinge' axis='1 1 0' pos='0.05 0 0.01' ref='30'/>"
+      "<joint type='slide' axis='0 0 1' ref='0.2' pos='0 0.3 0'/><geom type='box' size='0.1 0.2 0.3'/></body>");
+  const Model<bin50> m = build_model<bin50>(d);
+  ASSERT_EQ(m.NB, 2);
+  VecX<bin50> q(2);
+  q << bin50(30) * pi<bin50>() / 180, from_decimal<bin50>("0.2");
+  const TreeKinematics<bin50> k = kinematics<bin50>(m, q, VecX<bin50>::Zero(2), kWorldTransforms);
+  // The MJCF body frame sits at O = T(-a_n) = T(0, -0.3, 0) in rbdref's last body.
+  const Xform<bin50>& X = k.X0[1];
+  const Vec3<bin50> origin = X.r + X.E.transpose() * Vec3<bin50>(0, from_decimal<bin50>("-0.3"), 0);
+  const bin50 t = bin50(40) * pi<bin50>() / 180;
+  Mat3<bin50> Rz;
+  Rz << cos(t), -sin(t), 0, sin(t), cos(t), 0, 0, 0, 1;
+  EXPECT_LE(max_abs(Vec3<bin50>(origin - Vec3<bin50>(from_decimal<bin50>("0.1"), from_decimal<bin50>("0.2"), from_decimal<bin50>("0.3")))),
+            1e-48);
+  EXPECT_LE(diff(X.E.transpose(), Rz), 1e-48);
+}
+
+TEST(MjcfSemantics, GeomInertiasAreExactAtEveryPrecision) {
+  // A sphere of density 1000 on a slide: H = m = 1000 · 4/3 π r³, computed here at 100 digits.
+  const ModelDesc d = mjcf("<body><joint type='slide' axis='1 0 0'/><geom type='sphere' size='0.1'/></body>");
+  const bin100 exact = bin100(1000) * bin100(4) / bin100(3) * pi<bin100>() * pow(from_decimal<bin100>("0.1"), 3);
+  const bin50 m50 = build_model<bin50>(d).I[0].mass();
+  EXPECT_LE(static_cast<double>(abs(bin100(m50) - exact) / exact), 1e-49);
+  const bin100 m100 = build_model<bin100>(d).I[0].mass();
+  EXPECT_LE(static_cast<double>(abs(m100 - exact) / exact), 1e-98);
+  // On intervals: an enclosure of the exact mass.
+  {
+    const ScopedIntervalDigits digits(60);
+    const Interval mi = build_model<Interval>(d).I[0].mass();
+    EXPECT_TRUE(Interval(mi - Interval::of(exact)).contains_zero()) << to_decimal(exact, 30);
+    const Interval dm = mi - Interval::of(exact);  // within 1e-50 of the exact mass: 50 digits proven
+    EXPECT_GE(dm.lo_double(), -1e-50);
+    EXPECT_LE(dm.hi_double(), 1e-50);
+  }
+  // A capsule along x (fromto): the axial moment is the cylinder's m r²/2 plus the sphere's 2/5 m r².
+  const ModelDesc c = mjcf("<body><joint axis='1 0 0'/><geom type='capsule' fromto='0 0 0 0.4 0 0' size='0.05'/></body>");
+  const Model<bin50> mc = build_model<bin50>(c);
+  const bin50 r("0.05"), L("0.4"), rho(1000), P = pi<bin50>();
+  const bin50 mcyl = rho * P * r * r * L, msph = rho * 4 * P * r * r * r / 3;
+  const bin50 Ixx = mcyl * r * r / 2 + msph * 2 * r * r / 5;  // about the x axis through the COM (0.2, 0, 0)
+  const bin50 H00 = crba<bin50>(mc, VecX<bin50>::Zero(1))(0, 0);
+  EXPECT_LE(static_cast<double>(abs(H00 - Ixx) / Ixx), 1e-48);
+}
+
+TEST(MjcfSemantics, FullinertiaIsTakenExactly) {
+  const ModelDesc d = mjcf("<body><joint/><inertial pos='0 0 0' mass='1' fullinertia='0.4 0.5 0.6 0.01 -0.02 0.03'/></body>");
+  EXPECT_EQ(d.bodies[0].inertial.I[3].str(), "0.01");
+  EXPECT_EQ(d.bodies[0].inertial.I[4].str(), "-0.02");
+  EXPECT_TRUE(d.bodies[0].inertial.I[0].expr == nullptr);
+}
+
+
+// ---- The native adapters' declarations ------------------------------------------------------------
+
+TEST(MjcfAdapters, DeclaredQuantitiesAndLoopJointsAreWhatTheyRun) {
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_mjcf_adapters_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "capture");
+  int adapters = 0;
+  for (const char* model : {"quadruped_free", "fourbar_connect"}) {
+    const std::string path = kCorpus + "/" + model + ".xml", fx = (dir / (std::string(model) + ".json")).string();
+    const CliRun f = run_rbdref({"fixture", path, "--samples", "2", "--out", fx}, (dir / "capture").string());
+    ASSERT_EQ(f.status, 0) << f.err;
+    const Fixture fix = read_fixture_file(fx);
+    for (const auto& a : available_adapters()) {
+      const std::string n = a->name();
+      if (n.size() < 5 || n.compare(n.size() - 5, 5, "-mjcf") != 0) {
+        if (a->imports_source()) EXPECT_NE(a->unsupported(fix), "") << n << " takes an MJCF model as its own";
+        continue;
+      }
+      ++adapters;
+      const EngineSupport s = a->support();
+      bool expect = true;
+      for (const LoopJointDesc& L : fix.model.loop_joints) expect = expect && std::count(s.loop_joints.begin(), s.loop_joints.end(), L.joint.type);
+      const std::string why = a->unsupported(fix);
+      EXPECT_EQ(why.empty(), expect) << n << " on " << model << ": " << why;
+      if (!why.empty()) continue;
+      EngineOutput out;
+      try {
+        out = a->run_source(fix, fx, path);
+      } catch (const EngineError& e) {
+        // MuJoCo 3 runs from npm, which a machine may lack; MuJoCo 2.2.2 comes from Debian.
+        EXPECT_EQ(n, "mujoco-js-mjcf") << e.what();
+        continue;
+      }
+      const std::set<std::string> declared(s.quantities.begin(), s.quantities.end());
+      std::set<std::string> produced;
+      for (const EngineSample& es : out.samples)
+        for (const auto& [q, v] : es.values) produced.insert(q);
+      for (const std::string& q : produced) EXPECT_TRUE(declared.count(q)) << n << " outputs undeclared " << q;
+      for (const char* q : {"H", "C", "tau", "qdd"}) EXPECT_TRUE(produced.count(q)) << n << " gives no " << q;
+      EXPECT_EQ(out.model_echo["status"], "match") << n << " on " << model << ": " << out.model_echo.dump();
+      // Its run() needs the file, which only the audit gives.
+      EXPECT_THROW(a->run(fix, fx), EngineError);
+    }
+  }
+  EXPECT_GE(adapters, 2);
+  fs::remove_all(dir);
+}
+
+// ---- Armature --------------------------------------------------------------------------------------
+
+// Random trees with armature on every joint, and the same trees without it.
+struct ArmaturePair {
+  ModelDesc with, without;
+};
+ArmaturePair armature_pair(std::uint64_t seed, bool floating) {
+  ArmaturePair p;
+  p.without = random_tree(tree_spec(7, 1.5, floating), seed);
+  p.with = p.without;
+  int k = 0;
+  for (BodyDesc& b : p.with.bodies) b.joint.armature = Num::decimal(std::to_string(++k) + ".25e-2");
+  return p;
+}
+
+TEST(Armature, RootJointArmatureIsADiskOnTheAxis) {
+  // Armature a on a joint attached to the fixed base, against the same model without armature and
+  // with a disk (moments a/2, a/2, a about the joint axis, no mass) welded to the body at the joint
+  // frame's origin: H, C, q̈ agree, none of which uses armature.
+  for (std::uint64_t seed : {3u, 4u, 5u}) {
+    ModelDesc base = random_tree(tree_spec(6, 2.0, false), seed);
+    ModelDesc with = base, disk = base;
+    int n = 0;
+    for (size_t b = 0; b < base.bodies.size(); ++b) {
+      const BodyDesc& bd = base.bodies[b];
+      // A revolute joint: a slider's armature would be a mass moving with it, which gravity pulls.
+      if (bd.parent != -1 || bd.joint.type != JointType::Revolute) continue;
+      ++n;
+      with.bodies[b].joint.armature = Num::decimal("0.37");
+      // The disk in the joint frame: I = a/2 (1 + u uᵀ) with u the unit axis.
+      const Vec3<bin50> u = Vec3<bin50>(bd.joint.axis[0].as<bin50>(), bd.joint.axis[1].as<bin50>(), bd.joint.axis[2].as<bin50>()).normalized();
+      const bin50 a("0.37");
+      BodyDesc d;
+      d.name = bd.name + "_rotor";
+      d.parent = static_cast<int>(b);
+      d.joint.type = JointType::Fixed;
+      d.joint.name = d.name + "_weld";
+      d.where = d.name;
+      const Mat3<bin50> I = a / 2 * (Mat3<bin50>::Identity() + u * u.transpose());
+      d.inertial.I = {Num::decimal(to_decimal(I(0, 0), 70)), Num::decimal(to_decimal(I(1, 1), 70)), Num::decimal(to_decimal(I(2, 2), 70)),
+                      Num::decimal(to_decimal(I(0, 1), 70)), Num::decimal(to_decimal(I(0, 2), 70)), Num::decimal(to_decimal(I(1, 2), 70))};
+      disk.bodies.push_back(d);
+    }
+    if (n == 0) continue;
+    // Welded children after every body: regular numbering holds (parents earlier).
+    const RandomCase<bin50> cw = random_case<bin50>(with, 11);
+    const Model<bin50> md = build_model<bin50>(disk);
+    ASSERT_EQ(md.nv, cw.model.nv);
+    const double h = max_abs(crba<bin50>(cw.model, cw.q));
+    EXPECT_LE(max_abs(MatX<bin50>(crba<bin50>(cw.model, cw.q) - crba<bin50>(md, cw.q))), 1e-45 * h) << "seed " << seed;
+    const VecX<bin50> tw = rnea<bin50>(cw.model, cw.q, cw.qd, cw.qdd), td = rnea<bin50>(md, cw.q, cw.qd, cw.qdd);
+    EXPECT_LE(max_abs(VecX<bin50>(tw - td)), 1e-45 * (1 + max_abs(td))) << "seed " << seed;
+    const VecX<bin50> aw = aba<bin50>(cw.model, cw.q, cw.qd, cw.tau).qdd, ad = aba<bin50>(md, cw.q, cw.qd, cw.tau).qdd;
+    EXPECT_LE(max_abs(VecX<bin50>(aw - ad)), 1e-40 * (1 + max_abs(ad))) << "seed " << seed;
+  }
+}
+
+TEST(Armature, AbaAndTheArticulatedFactorAgreeWithCrbaSolvedDensely) {
+  for (bool floating : {false, true})
+    for (std::uint64_t seed : {1u, 2u}) {
+      const ArmaturePair p = armature_pair(seed, floating);
+      const RandomCase<bin50> c = random_case<bin50>(p.with, 21);
+      const Model<bin50> m0 = build_model<bin50>(p.without);
+      const MatX<bin50> H = crba<bin50>(c.model, c.q), H0 = crba<bin50>(m0, c.q);
+      // H gains the armature on its diagonal (one rounding of each sum).
+      MatX<bin50> dH = H - H0;
+      for (int d = 0; d < c.model.nv; ++d) dH(d, d) -= c.model.armature[static_cast<size_t>(d)];
+      EXPECT_LE(max_abs(dH), 1e-49 * max_abs(H));
+      // ABA (D_i + armature) against H⁻¹ (τ − C).
+      const VecX<bin50> C = bias<bin50>(c.model, c.q, c.qd);
+      const VecX<bin50> qdd = Eigen::LLT<MatX<bin50>>(H).solve(VecX<bin50>(c.tau - C));
+      EXPECT_LE(max_abs(VecX<bin50>(aba<bin50>(c.model, c.q, c.qd, c.tau).qdd - qdd)), 1e-40 * (1 + max_abs(qdd)));
+      // The articulated LᵀDL against H.
+      const SparseFactor<bin50> f = ltdl_articulated<bin50>(c.model, c.q);
+      ASSERT_TRUE(f.ok);
+      const MatX<bin50> L = f.L();
+      EXPECT_LE(max_abs(MatX<bin50>(L.transpose() * f.D().asDiagonal() * L - H)), 1e-40 * max_abs(H));
+      // RNEA adds a q̈; the kinetic energy ½ q̇ᵀ H q̇.
+      const VecX<bin50> tau0 = rnea<bin50>(m0, c.q, c.qd, c.qdd);
+      VecX<bin50> arm(c.model.nv);
+      for (int d = 0; d < c.model.nv; ++d) arm(d) = c.model.armature[static_cast<size_t>(d)] * c.qdd(d);
+      EXPECT_LE(max_abs(VecX<bin50>(rnea<bin50>(c.model, c.q, c.qd, c.qdd) - tau0 - arm)), 1e-45 * (1 + max_abs(tau0)));
+      const bin50 T = energy<bin50>(c.model, c.q, c.qd).kinetic, Th = c.qd.dot(H * c.qd) / 2;
+      EXPECT_LE(static_cast<double>(abs(T - Th)), 1e-45 * (1 + static_cast<double>(abs(Th))));
+    }
+}
+
+TEST(Armature, CanonicalJsonCarriesItAndANegativeOneIsRefused) {
+  const ArmaturePair p = armature_pair(7, false);
+  const json j = model_to_json(p.with);
+  const ModelDesc back = read_model_json(j, "m.json");
+  for (size_t b = 0; b < back.bodies.size(); ++b) EXPECT_EQ(back.bodies[b].joint.armature.str(), p.with.bodies[b].joint.armature.str());
+  EXPECT_FALSE(model_to_json(p.without).dump().find("armature") != std::string::npos) << "no armature field when there is none";
+  ModelDesc bad = p.with;
+  bad.bodies[0].joint.armature = Num::decimal("-0.1");
+  try {
+    build_model<double>(bad);
+    ADD_FAILURE() << "negative armature accepted";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("negative armature"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Armature, EnginesWithoutItReportTheModelUnsupported) {
+  const ArmaturePair p = armature_pair(8, false);
+  Fixture f;
+  f.model = p.with;
+  f.source_kind = "json";
+  for (const auto& a : available_adapters()) {
+    if (a->imports_source()) continue;
+    const std::string why = a->unsupported(f);
+    if (!a->support().armature) EXPECT_NE(why.find("armature"), std::string::npos) << a->name() << ": " << why;
+    else EXPECT_EQ(why.find("armature"), std::string::npos) << a->name() << ": " << why;
+  }
+}
+
+}  // namespace
+}  // namespace rbd::test
