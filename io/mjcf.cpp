@@ -189,8 +189,14 @@ std::string folder(const std::string& path) {
 XMLDocument* parse_xml(Doc& doc, const std::string& text, const std::string& file) {
   check_xml_characters(text, file);
   auto d = std::make_unique<XMLDocument>();
-  if (d->Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)
+  if (d->Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
+    if (d->ErrorID() == tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED)
+      throw InputError(file, "line " + std::to_string(d->ErrorLineNum()),
+                       "expected elements nested at most " + std::to_string(TINYXML2_MAX_ELEMENT_DEPTH) +
+                           " deep (the XML parser's limit, which MuJoCo's own loader shares: a chain of more than about " +
+                           std::to_string(TINYXML2_MAX_ELEMENT_DEPTH - 3) + " nested bodies loads in neither)");
     throw InputError(file, "line " + std::to_string(d->ErrorLineNum()), std::string("expected well-formed XML (") + d->ErrorStr() + ")");
+  }
   XMLDocument* raw = d.get();
   doc.file_of[raw] = file;
   doc.docs.push_back(std::move(d));
@@ -488,7 +494,7 @@ struct Compiler {
 // solid's principal inertia; a capsule is a cylinder and two hemispheres); nullopt when it has no
 // mass (density or mass 0, or outside inertiagrouprange). A mesh, plane, height field or SDF geom
 // with mass: `refusal` says why its inertia cannot be computed here.
-std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, std::string& refusal) {
+std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, const Pose& frame, std::string& refusal) {
   const std::string type = word(g, "type", "sphere", {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf"});
   const std::vector<Num> grp = numbers(g, "group", 1, 1);
   const double group = grp.empty() ? 0 : std::strtod(grp[0].text.c_str(), nullptr);
@@ -566,12 +572,40 @@ std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, st
          mp.m * (sz[0] * sz[0] + sz[1] * sz[1]) / three};
   }
   (void)one;
+  pose = compose(frame, pose);  // a <frame> around the geom
   mp.c = pose.p;
   mp.I = rotated_diag(pose.q, d);
   return mp;
 }
 
 // ---- Bodies ------------------------------------------------------------------------------------
+
+// An element of a body (or of the world) with the <frame>s around it resolved (MuJoCo 3): the
+// frames' poses composed, and the class its frames' childclass makes active.
+struct Placed {
+  const XMLElement* e;
+  Pose frame;
+  std::string cls;
+};
+void expand_frames(Ctx& c, const XMLElement* parent, const Pose& frame, const std::string& cls, std::vector<Placed>& out) {
+  for (const XMLElement* k : children(c.doc, parent)) {
+    if (std::string(k->Name()) != "frame") {
+      out.push_back({k, frame, cls});
+      continue;
+    }
+    std::string fc = cls;
+    if (const char* cc = k->Attribute("childclass")) {
+      if (!c.defaults.classes.count(cc))
+        throw InputError(c.doc.file(k), where_of(k, "<frame>") + " childclass", "unknown default class '" + std::string(cc) + "'");
+      fc = cc;
+    }
+    const El fe{k, nullptr, c.doc.file(k), where_of(k, "<frame>")};
+    expand_frames(c, k, compose(frame, Pose{vec<3>(fe, "pos", {0, 0, 0}), orientation(c, fe)}), fc, out);
+  }
+}
+bool is_identity(const Pose& p) {
+  return all_zero(p.p) && p.q[0].leaf_is(1) && p.q[1].zero() && p.q[2].zero() && p.q[3].zero();
+}
 
 struct MjBody {
   std::string name;
@@ -600,10 +634,10 @@ struct Reader {
     return n;
   }
 
-  void body(const XMLElement* e, int parent, const std::string& parent_class);
+  void body(const XMLElement* e, int parent, const std::string& parent_class, const Pose& frame);
 };
 
-void Reader::body(const XMLElement* e, int parent, const std::string& parent_class) {
+void Reader::body(const XMLElement* e, int parent, const std::string& parent_class, const Pose& frame) {
   const std::string file = c.doc.file(e);
   std::string cls = parent_class;
   if (const char* cc = e->Attribute("childclass")) {
@@ -624,28 +658,35 @@ void Reader::body(const XMLElement* e, int parent, const std::string& parent_cla
   Pose local;
   local.p = vec<3>(be, "pos", {0, 0, 0});
   local.q = orientation(c, be);
+  if (!is_identity(frame)) local = compose(frame, local);  // the <frame>s around the body
   const MjBody& P = bodies[static_cast<size_t>(parent)];
   b.world0 = compose(P.world0, local);
 
-  const std::vector<const XMLElement*> kids = children(c.doc, e);
-  std::vector<El> joints, geoms;
+  std::vector<Placed> kids;
+  expand_frames(c, e, Pose(), cls, kids);
+  std::vector<El> joints;
+  std::vector<std::pair<El, Pose>> geoms;
   const XMLElement* inertial = nullptr;
-  for (const XMLElement* k : kids) {
+  for (const Placed& pk : kids) {
+    const XMLElement* k = pk.e;
     const std::string tag = k->Name();
+    const std::string& cls = pk.cls;
+    if (!is_identity(pk.frame) && (tag == "joint" || tag == "freejoint" || tag == "inertial"))
+      throw InputError(file, where_of(k, "<" + tag + ">"), "a <" + tag + "> inside a <frame> (MuJoCo places joints and inertials in bodies)");
     if (tag == "joint" || tag == "freejoint") {
       const std::string jn = k->Attribute("name") ? k->Attribute("name") : "";
       joints.push_back(element(c, k, cls, "joint '" + (jn.empty() ? "joint" + std::to_string(njoint + static_cast<int>(joints.size())) : jn) + "'"));
     } else if (tag == "geom") {
       const std::string gn = k->Attribute("name") ? k->Attribute("name") : "";
-      geoms.push_back(element(c, k, cls, gn.empty() ? "geom of body '" + b.name + "'" : "geom '" + gn + "'"));
+      geoms.push_back({element(c, k, cls, gn.empty() ? "geom of body '" + b.name + "'" : "geom '" + gn + "'"), pk.frame});
     } else if (tag == "inertial") {
       if (inertial) throw InputError(file, where_of(k, what + " <inertial>"), "a body has at most one <inertial>");
       inertial = k;
     } else if (tag == "site") {
       El se = element(c, k, cls, "site");
-      if (const char* sn = k->Attribute("name")) sites[sn] = {id, Pose{vec<3>(se, "pos", {0, 0, 0}), orientation(c, se)}};
+      if (const char* sn = k->Attribute("name")) sites[sn] = {id, compose(pk.frame, Pose{vec<3>(se, "pos", {0, 0, 0}), orientation(c, se)})};
     } else if (tag != "body") {
-      if (tag == "frame" || tag == "composite" || tag == "flexcomp" || tag == "replicate")
+      if (tag == "composite" || tag == "flexcomp" || tag == "replicate")
         throw InputError(file, where_of(k, "<" + tag + ">"),
                          "not supported by rbdref's MJCF reader (write the bodies it stands for, or use MuJoCo to save the compiled model: "
                          "mj_saveLastXML)");
@@ -690,9 +731,9 @@ void Reader::body(const XMLElement* e, int parent, const std::string& parent_cla
   } else if (from_geoms) {
     inertial_where = what + " (inertia from its geoms)";
     std::vector<MassProps> parts;
-    for (const El& g : geoms) {
+    for (const auto& [g, gframe] : geoms) {
       std::string refusal;
-      std::optional<MassProps> gm = geom_mass(c, comp, g, refusal);
+      std::optional<MassProps> gm = geom_mass(c, comp, g, gframe, refusal);
       if (!refusal.empty())
         throw InputError(file, what,
                          "its inertia would come from " + refusal + ", whose inertia rbdref does not compute; give the body an <inertial> "
@@ -807,8 +848,8 @@ void Reader::body(const XMLElement* e, int parent, const std::string& parent_cla
     b.desc = static_cast<int>(d.bodies.size()) - 1;
   }
   bodies.push_back(b);
-  for (const XMLElement* k : kids)
-    if (std::string(k->Name()) == "body") body(k, id, cls);
+  for (const Placed& pk : kids)
+    if (std::string(pk.e->Name()) == "body") body(pk.e, id, pk.cls, pk.frame);
 }
 
 
@@ -1003,18 +1044,22 @@ ModelDesc read_mjcf(const std::string& xml_text, const std::string& file) {
     }
     if (tag == "worldbody") {
       have_world = true;
-      for (const XMLElement* k : children(doc, e)) {
+      std::vector<Placed> kids;
+      expand_frames(c, e, Pose(), "main", kids);
+      for (const Placed& pk : kids) {
+        const XMLElement* k = pk.e;
         const std::string kt = k->Name();
-        if (kt == "body") r.body(k, 0, k->Attribute("childclass") ? "main" : "main");
+        if (kt == "body") r.body(k, 0, pk.cls, pk.frame);
         else if (kt == "joint" || kt == "freejoint" || kt == "inertial")
           throw InputError(doc.file(k), where_of(k, "<worldbody><" + kt + ">"), "the world body has no joints and no inertia");
-        else if (kt == "frame" || kt == "replicate" || kt == "composite" || kt == "flexcomp")
+        else if (kt == "replicate" || kt == "composite" || kt == "flexcomp")
           throw InputError(doc.file(k), where_of(k, "<" + kt + ">"),
                            "not supported by rbdref's MJCF reader (write the bodies it stands for, or save the compiled model from "
                            "MuJoCo: mj_saveLastXML)");
         else if (kt == "site") {
-          El se = element(c, k, "main", "site");
-          if (const char* sn = k->Attribute("name")) r.sites[sn] = {0, Pose{vec<3>(se, "pos", {0, 0, 0}), orientation(c, se)}};
+          El se = element(c, k, pk.cls, "site");
+          if (const char* sn = k->Attribute("name"))
+            r.sites[sn] = {0, compose(pk.frame, Pose{vec<3>(se, "pos", {0, 0, 0}), orientation(c, se)})};
         } else ++r.ignored["worldbody " + kt];
       }
       continue;

@@ -254,7 +254,16 @@ class MujocoMjcfAdapter : public MujocoAdapter {
         }
       }
     }
-    if (!mm) throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + err);
+    if (!mm) {
+      const std::string e = err;
+      // A file written for a later MuJoCo (new elements, attributes or keywords): 2.2.2's schema
+      // refuses it, which is no defect of either side.
+      if (e.find("Schema violation") != std::string::npos || e.find("invalid keyword") != std::string::npos ||
+          e.find("unrecognized") != std::string::npos)
+        throw EngineRefusal("MuJoCo " + std::string(mj_versionString()) + " does not read " + source +
+                            ", written for a later MuJoCo: " + e);
+      throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + e);
+    }
     int loops = 0;
     for (int e = 0; e < mm->neq; ++e) {
       const bool loop = mm->eq_type[e] == mjEQ_CONNECT || mm->eq_type[e] == mjEQ_WELD;
