@@ -625,8 +625,6 @@ struct Reader {
   std::set<std::string> names, joint_names;
   int njoint = 0;
   std::map<std::string, int> ignored;  // body children not read
-  std::vector<MassProps*> masses;      // every body's mass properties (settotalmass)
-  std::vector<int> mass_owner;
   bool passive = false;  // some joint has damping, stiffness, friction loss or limits
 
   std::string unique(std::string n, std::set<std::string>& used) {
@@ -1024,7 +1022,7 @@ ModelDesc read_mjcf(const std::string& xml_text, const std::string& file) {
   }
   if (!defaults.classes.count("main")) defaults.classes["main"] = ClassDefaults();
 
-  Reader r{c, comp, d, {}, {}, {}, {}, {}, 0, {}, {}, {}};
+  Reader r{c, comp, d, {}, {}, {}, {}, {}, 0, {}};
   r.bodies.push_back(MjBody{"world", -1, zero3(), Pose()});
   bool have_world = false;
   std::vector<const XMLElement*> equalities;

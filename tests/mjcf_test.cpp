@@ -327,6 +327,45 @@ TEST(MjcfSemantics, FullinertiaIsTakenExactly) {
 }
 
 
+TEST(MjcfSemantics, DeepChainsCarryTheirEqualityAnchorsExactly) {
+  // A 60-body chain, each body turned by Euler angles, closed to the world by a connect at the last
+  // body: the world-side anchor is body1's anchor at qpos0 composed through 60 frames (shared
+  // subexpressions: evaluated once each, else this would not finish). Checked against rbdref's own
+  // kinematics of the model at q = 0, which composes Xtree matrices instead.
+  const int n = 60;
+  std::string x = "<mujoco><worldbody>";
+  for (int k = 0; k < n; ++k) x += "<body name='b" + std::to_string(k) + "' pos='0 0.01 0.1' euler='1 2 3'><joint axis='0 1 0'/><geom type='sphere' size='0.01'/>";
+  for (int k = 0; k < n; ++k) x += "</body>";
+  x += "</worldbody><equality><connect body1='b" + std::to_string(n - 1) + "' anchor='0.1 0.2 0.3'/></equality></mujoco>";
+  const ModelDesc d = read_mjcf(x, "chain.xml");
+  ASSERT_EQ(d.loop_joints.size(), 1u);
+  const Model<bin50> m = build_model<bin50>(d);
+  const TreeKinematics<bin50> k = kinematics<bin50>(m, VecX<bin50>::Zero(m.nq), VecX<bin50>::Zero(m.nv), kWorldTransforms);
+  const Xform<bin50>& X = k.X0[static_cast<size_t>(n - 1)];
+  const Vec3<bin50> anchor(from_decimal<bin50>("0.1"), from_decimal<bin50>("0.2"), from_decimal<bin50>("0.3"));
+  const Vec3<bin50> world = X.r + X.E.transpose() * anchor;
+  const LoopJointDesc& L = d.loop_joints[0];
+  EXPECT_EQ(L.succ.body, -1);
+  const Vec3<bin50> got(L.succ.origin.xyz[0].as<bin50>(), L.succ.origin.xyz[1].as<bin50>(), L.succ.origin.xyz[2].as<bin50>());
+  EXPECT_LE(max_abs(Vec3<bin50>(got - world)), 1e-47);
+  // Frames nested 90 deep around a geom whose inertia the body takes.
+  std::string f = "<mujoco><worldbody><body><joint/>";
+  for (int j = 0; j < 90; ++j) f += "<frame pos='0.01 0 0' euler='0 0 1'>";
+  f += "<geom type='sphere' size='0.1'/>";
+  for (int j = 0; j < 90; ++j) f += "</frame>";
+  f += "</body></worldbody></mujoco>";
+  const ModelDesc df = read_mjcf(f, "frames.xml");
+  // The sphere's centre: Σ_j R_z(j°) (0.01, 0, 0), j = 0..89, composed here directly.
+  Vec3<bin50> c = Vec3<bin50>::Zero();
+  for (int j = 0; j < 90; ++j) {
+    const bin50 t = bin50(j) * pi<bin50>() / 180;
+    c += Vec3<bin50>(cos(t), sin(t), 0) * from_decimal<bin50>("0.01");
+  }
+  const Vec3<bin50> com(df.bodies[0].inertial.com[0].as<bin50>(), df.bodies[0].inertial.com[1].as<bin50>(),
+                        df.bodies[0].inertial.com[2].as<bin50>());
+  EXPECT_LE(max_abs(Vec3<bin50>(com - c)), 1e-47);
+}
+
 TEST(MjcfSemantics, NestingBeyondTheParsersDepthIsRefusedWithTheReason) {
   std::string deep = "<mujoco><worldbody>";
   for (int k = 0; k < 120; ++k) deep += "<body><joint/><geom type='sphere' size='0.1'/>";

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_map>
 
 namespace rbd {
 
@@ -87,23 +88,33 @@ Num Num::computed(std::shared_ptr<const NumExpr> e) {
   return n;
 }
 
-// First-order propagation: |δ(a∘b)| ≤ |∂a| δa + |∂b| δb.
-std::pair<double, double> NumExpr::value_and_half_unit() const {
-  using P = std::pair<double, double>;
-  const P x = a ? a->value_and_half_unit() : P{0, 0}, y = b ? b->value_and_half_unit() : P{0, 0};
-  switch (op) {
-    case Leaf: return {leaf.is_double ? leaf.value : std::strtod(leaf.text.c_str(), nullptr), leaf.half_unit()};
-    case Add: return {x.first + y.first, x.second + y.second};
-    case Sub: return {x.first - y.first, x.second + y.second};
-    case Mul: return {x.first * y.first, std::fabs(x.first) * y.second + std::fabs(y.first) * x.second};
-    case Div: return {x.first / y.first, (x.second + std::fabs(x.first / y.first) * y.second) / std::fabs(y.first)};
-    case Neg: return {-x.first, x.second};
-    case Sqrt: return {std::sqrt(x.first), x.first > 0 ? x.second / (2 * std::sqrt(x.first)) : std::sqrt(x.second)};
-    case Sin: return {std::sin(x.first), std::fabs(std::cos(x.first)) * x.second};
-    case Cos: return {std::cos(x.first), std::fabs(std::sin(x.first)) * x.second};
-    case Pi: return {3.141592653589793, 0};
+// First-order propagation: |δ(a∘b)| ≤ |∂a| δa + |∂b| δb; each shared node once.
+namespace {
+using ValueHalf = std::pair<double, double>;
+ValueHalf value_half(const NumExpr& e, std::unordered_map<const NumExpr*, ValueHalf>& memo) {
+  if (auto it = memo.find(&e); it != memo.end()) return it->second;
+  const ValueHalf x = e.a ? value_half(*e.a, memo) : ValueHalf{0, 0}, y = e.b ? value_half(*e.b, memo) : ValueHalf{0, 0};
+  ValueHalf r{0, 0};
+  switch (e.op) {
+    case NumExpr::Leaf: r = {e.leaf.is_double ? e.leaf.value : std::strtod(e.leaf.text.c_str(), nullptr), e.leaf.half_unit()}; break;
+    case NumExpr::Add: r = {x.first + y.first, x.second + y.second}; break;
+    case NumExpr::Sub: r = {x.first - y.first, x.second + y.second}; break;
+    case NumExpr::Mul: r = {x.first * y.first, std::fabs(x.first) * y.second + std::fabs(y.first) * x.second}; break;
+    case NumExpr::Div: r = {x.first / y.first, (x.second + std::fabs(x.first / y.first) * y.second) / std::fabs(y.first)}; break;
+    case NumExpr::Neg: r = {-x.first, x.second}; break;
+    case NumExpr::Sqrt: r = {std::sqrt(x.first), x.first > 0 ? x.second / (2 * std::sqrt(x.first)) : std::sqrt(x.second)}; break;
+    case NumExpr::Sin: r = {std::sin(x.first), std::fabs(std::cos(x.first)) * x.second}; break;
+    case NumExpr::Cos: r = {std::cos(x.first), std::fabs(std::sin(x.first)) * x.second}; break;
+    case NumExpr::Pi: r = {3.141592653589793, 0}; break;
   }
-  return {0, 0};
+  memo.emplace(&e, r);
+  return r;
+}
+}  // namespace
+
+std::pair<double, double> NumExpr::value_and_half_unit() const {
+  std::unordered_map<const NumExpr*, ValueHalf> memo;
+  return value_half(*this, memo);
 }
 
 const char* note_kind_name(ModelNote::Kind k) {

@@ -18,6 +18,7 @@
 #include <memory>
 #include <utility>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,9 @@ struct Num {
 
 // A computed number: an operation on numbers of the description (leaves are written numbers),
 // evaluated at the precision of T by the same operations an algorithm would use (ADL math, π of
-// T), so that an interval T encloses it.
+// T), so that an interval T encloses it. Operands are shared (a frame composed down a chain uses
+// its parent's numbers several times): each node is evaluated once per evaluation, so the cost is
+// the number of distinct nodes, not of paths through them.
 struct NumExpr {
   enum Op { Leaf, Add, Sub, Mul, Div, Neg, Sqrt, Sin, Cos, Pi };
   Op op = Leaf;
@@ -59,24 +62,33 @@ struct NumExpr {
   std::shared_ptr<const NumExpr> a, b;       // operands (b for the binary operations)
   template <class T>
   T eval() const {
+    std::unordered_map<const NumExpr*, T> memo;
+    return eval_memo<T>(memo);
+  }
+  template <class T>
+  T eval_memo(std::unordered_map<const NumExpr*, T>& memo) const {
     using std::cos;
     using std::sin;
     using std::sqrt;
+    if (op == Leaf) return leaf.as<T>();
+    if (op == Pi) return pi<T>();
+    if (auto it = memo.find(this); it != memo.end()) return it->second;
+    T r(0);
     switch (op) {
-      case Leaf: return leaf.as<T>();
-      case Add: return a->eval<T>() + b->eval<T>();
-      case Sub: return a->eval<T>() - b->eval<T>();
-      case Mul: return a->eval<T>() * b->eval<T>();
-      case Div: return a->eval<T>() / b->eval<T>();
-      case Neg: return -a->eval<T>();
-      case Sqrt: return sqrt(a->eval<T>());
-      case Sin: return sin(a->eval<T>());
-      case Cos: return cos(a->eval<T>());
-      case Pi: return pi<T>();
+      case Add: r = a->eval_memo<T>(memo) + b->eval_memo<T>(memo); break;
+      case Sub: r = a->eval_memo<T>(memo) - b->eval_memo<T>(memo); break;
+      case Mul: r = a->eval_memo<T>(memo) * b->eval_memo<T>(memo); break;
+      case Div: r = a->eval_memo<T>(memo) / b->eval_memo<T>(memo); break;
+      case Neg: r = -a->eval_memo<T>(memo); break;
+      case Sqrt: r = sqrt(a->eval_memo<T>(memo)); break;
+      case Sin: r = sin(a->eval_memo<T>(memo)); break;
+      case Cos: r = cos(a->eval_memo<T>(memo)); break;
+      default: break;
     }
-    return T(0);
+    memo.emplace(this, r);
+    return r;
   }
-  // (value in double, first-order rounding carried from the leaves' half units)
+  // (value in double, first-order rounding carried from the leaves' half units), each node once.
   std::pair<double, double> value_and_half_unit() const;
 };
 
