@@ -414,7 +414,9 @@ Q4 orientation(const Ctx& c, const El& el) {
     V3 x{a[0], a[1], a[2]}, y{a[3], a[4], a[5]};
     if (written_zero(x) || written_zero(y)) throw InputError(el.file, el.what + " xyaxes", "zero axis");
     x = normalized(x);
-    y = normalized(sub(y, scale(x, dot(x, y))));  // Gram-Schmidt, as MuJoCo
+    const V3 yo = sub(y, scale(x, dot(x, y)));  // Gram-Schmidt, as MuJoCo
+    if (!(dot(yo, yo).approx() > 0)) throw InputError(el.file, el.what + " xyaxes", "the y axis is parallel to the x axis");
+    y = normalized(yo);
     const V3 z = cross(x, y);
     // The quaternion of the rotation whose columns are x, y, z: Shepperd's method, the branch
     // chosen by the largest of the four candidates (a decision on approximate values that only
@@ -520,8 +522,7 @@ std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, co
     if (type == "sphere") throw InputError(g.file, g.what + " fromto", "fromto applies to capsule, cylinder, box and ellipsoid geoms");
     const V3 a{X(ft[0]), X(ft[1]), X(ft[2])}, b{X(ft[3]), X(ft[4]), X(ft[5])};
     const V3 d = sub(b, a);
-    if (ft[0].str() == ft[3].str() && ft[1].str() == ft[4].str() && ft[2].str() == ft[5].str())
-      throw InputError(g.file, g.what + " fromto", "the two points coincide (a zero-length geom)");
+    if (!(dot(d, d).approx() > 0)) throw InputError(g.file, g.what + " fromto", "the two points coincide (a zero-length geom)");
     pose.p = scale(add(a, b), X::of(1) / X::of(2));
     pose.q = z_to_quat(d);
     const X half = xsqrt(dot(d, d)) / X::of(2);
