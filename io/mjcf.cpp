@@ -354,7 +354,6 @@ std::string word(const El& el, const char* attr, const std::string& dflt, std::i
 
 X angle(const Ctx& c, const X& a) { return c.degrees ? a * xpi() / X::of(180) : a; }
 
-bool written_zero(const V3& v) { return all_zero(v); }
 
 // The shortest rotation taking (0, 0, 1) to the direction of z (MuJoCo's z2quat):
 // normalize(1 + z_z, (0, 0, 1) × z); a z opposite to (0, 0, 1) is the half turn about x.
@@ -394,7 +393,7 @@ Q4 orientation(const Ctx& c, const El& el) {
   if (w == "axisangle") {
     const std::array<X, 4> a = vec<4>(src, "axisangle", {0, 0, 1, 0});
     const V3 ax{a[0], a[1], a[2]};
-    if (written_zero(ax)) throw InputError(el.file, el.what + " axisangle", "zero rotation axis");
+    if (all_zero(ax)) throw InputError(el.file, el.what + " axisangle", "zero rotation axis");
     return axis_angle(normalized(ax), angle(c, a[3]));
   }
   if (w == "euler") {
@@ -412,7 +411,7 @@ Q4 orientation(const Ctx& c, const El& el) {
   if (w == "xyaxes") {
     const std::array<X, 6> a = vec<6>(src, "xyaxes", {1, 0, 0, 0, 1, 0});
     V3 x{a[0], a[1], a[2]}, y{a[3], a[4], a[5]};
-    if (written_zero(x) || written_zero(y)) throw InputError(el.file, el.what + " xyaxes", "zero axis");
+    if (all_zero(x) || all_zero(y)) throw InputError(el.file, el.what + " xyaxes", "zero axis");
     x = normalized(x);
     const V3 yo = sub(y, scale(x, dot(x, y)));  // Gram-Schmidt, as MuJoCo
     if (!(dot(yo, yo).approx() > 0)) throw InputError(el.file, el.what + " xyaxes", "the y axis is parallel to the x axis");
@@ -442,7 +441,7 @@ Q4 orientation(const Ctx& c, const El& el) {
   // zaxis: the shortest rotation taking (0, 0, 1) to z (MuJoCo's z2quat); a z opposite to it is
   // the half turn about x.
   V3 z = vec<3>(src, "zaxis", {0, 0, 1});
-  if (written_zero(z)) throw InputError(el.file, el.what + " zaxis", "zero axis");
+  if (all_zero(z)) throw InputError(el.file, el.what + " zaxis", "zero axis");
   return z_to_quat(z);
 }
 
@@ -530,8 +529,7 @@ std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, co
     if (sz.size() < need)
       throw InputError(g.file, g.what + " size", "expected at least " + std::to_string(need) + " size numbers for a " + type + " with fromto");
     sz.resize(need);
-    if (long_axis) sz.push_back(half);
-    else sz.push_back(half);
+    sz.push_back(half);  // size[1] of a capsule or cylinder, size[2] of a box or ellipsoid
   } else {
     pose.p = vec<3>(g, "pos", {0, 0, 0});
     pose.q = orientation(c, g);
@@ -541,7 +539,7 @@ std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, co
     throw InputError(g.file, g.what + " size", "expected " + std::to_string(need) + " size numbers for a " + type + " geom");
   for (size_t k = 0; k < need; ++k)
     if (!(sz[k].approx() > 0)) throw InputError(g.file, g.what + " size", "expected positive sizes for a " + type + " geom's inertia");
-  const X pi = xpi(), one = X::of(1), two = X::of(2), three = X::of(3), four = X::of(4), five = X::of(5), eight = X::of(8),
+  const X pi = xpi(), two = X::of(2), three = X::of(3), four = X::of(4), five = X::of(5), eight = X::of(8),
           twelve = X::of(12);
   X V;
   if (type == "sphere") V = four / three * pi * sz[0] * sz[0] * sz[0];
@@ -572,7 +570,6 @@ std::optional<MassProps> geom_mass(Ctx& c, const Compiler& comp, const El& g, co
     d = {mp.m * (sz[1] * sz[1] + sz[2] * sz[2]) / three, mp.m * (sz[0] * sz[0] + sz[2] * sz[2]) / three,
          mp.m * (sz[0] * sz[0] + sz[1] * sz[1]) / three};
   }
-  (void)one;
   pose = compose(frame, pose);  // a <frame> around the geom
   mp.c = pose.p;
   mp.I = rotated_diag(pose.q, d);
@@ -821,7 +818,7 @@ void Reader::body(const XMLElement* e, int parent, const std::string& parent_cla
           bd.joint.type = JointType::Spherical;
         } else {
           V3 axis = vec<3>(j.el, "axis", {0, 0, 1});
-          if (written_zero(axis)) throw InputError(file, j.el.what + " axis", "zero axis");
+          if (all_zero(axis)) throw InputError(file, j.el.what + " axis", "zero axis");
           for (int a = 0; a < 3; ++a) bd.joint.axis[static_cast<size_t>(a)] = axis[static_cast<size_t>(a)].num();
           const X ref = scalar(j.el, "ref", 0);
           const V3 u = normalized(axis);
