@@ -8,6 +8,7 @@
 #include "fixtures/fixture.hpp"
 #include "tests/test_paths.hpp"
 #include "tests/cli_run.hpp"
+#include "tests/corpus_warnings.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -27,9 +28,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const std::string kCorpus = std::string(::rbd::test::kSourceDir) + "/tests/data/urdf_corpus";
-
-// One expected warning: every part must occur in the same warning.
-using Warning = std::vector<std::string>;
 
 struct Entry {
   std::string file;
@@ -128,25 +126,6 @@ std::string describe(const Entry& e) {
   std::string s = e.file;
   for (const std::string& o : e.options) s += " " + o;
   return s;
-}
-
-// Every warning matched by exactly one expected entry and every entry by one warning.
-void expect_warnings(const std::vector<std::string>& got, const std::vector<Warning>& want, const std::string& what) {
-  std::vector<bool> used(got.size(), false);
-  for (const Warning& w : want) {
-    int found = -1;
-    for (size_t k = 0; k < got.size() && found < 0; ++k) {
-      if (used[k]) continue;
-      bool all = true;
-      for (const std::string& part : w) all = all && got[k].find(part) != std::string::npos;
-      if (all) found = static_cast<int>(k);
-    }
-    std::string parts;
-    for (const std::string& p : w) parts += "[" + p + "] ";
-    EXPECT_GE(found, 0) << what << ": no warning with " << parts;
-    if (found >= 0) used[found] = true;
-  }
-  for (size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(used[k]) << what << ": unexpected warning: " << got[k];
 }
 
 class Corpus : public ::testing::TestWithParam<size_t> {

@@ -24,6 +24,7 @@
 #include "reference/tree/ltdl_articulated.hpp"
 #include "reference/tree/rnea.hpp"
 #include "tests/cli_run.hpp"
+#include "tests/corpus_warnings.hpp"
 #include "tests/test_paths.hpp"
 #include "tests/tree_cases.hpp"
 
@@ -48,8 +49,6 @@ using nlohmann::json;
 const std::string kCorpus = std::string(kSourceDir) + "/tests/data/mjcf_corpus";
 
 // ---- The corpus ----------------------------------------------------------------------------------
-
-using Warning = std::vector<std::string>;  // every part in the same warning
 
 struct Entry {
   std::string file;
@@ -117,22 +116,6 @@ const std::vector<Entry>& table() {
     return v;
   }();
   return t;
-}
-
-void expect_warnings(const std::vector<std::string>& got, const std::vector<Warning>& want, const std::string& what) {
-  std::vector<bool> used(got.size(), false);
-  for (const Warning& w : want) {
-    int found = -1;
-    for (size_t k = 0; k < got.size() && found < 0; ++k) {
-      if (used[k]) continue;
-      bool all = true;
-      for (const std::string& part : w) all = all && got[k].find(part) != std::string::npos;
-      if (all) found = static_cast<int>(k);
-    }
-    EXPECT_GE(found, 0) << what << ": no warning with " << w[0];
-    if (found >= 0) used[static_cast<size_t>(found)] = true;
-  }
-  for (size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(used[k]) << what << ": unexpected warning: " << got[k];
 }
 
 class MjcfCorpus : public ::testing::TestWithParam<size_t> {
