@@ -58,6 +58,6 @@ std::uint64_t parse_seed(const std::string& text, const std::string& option);
 // The commands, each defined in <name>_command.cpp (upgrade beside fixture).
 Run add_eval(CLI::App&), add_convert(CLI::App&), add_fixture(CLI::App&), add_upgrade(CLI::App&), add_compare(CLI::App&),
     add_check(CLI::App&), add_audit(CLI::App&), add_assemble(CLI::App&), add_simulate(CLI::App&), add_engines(CLI::App&),
-    add_html(CLI::App&), add_hunt(CLI::App&);
+    add_html(CLI::App&), add_hunt(CLI::App&), add_merge(CLI::App&);
 
 }  // namespace rbd::cli

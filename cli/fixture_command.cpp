@@ -1,5 +1,8 @@
-// rbdref fixture MODEL --samples N --seed S [--precision P] [--floating-base] [--contacts C] [--out F]
+// rbdref fixture MODEL --samples N --seed S [--precision P] [--floating-base] [--contacts C] [--shard K/N] [--out F]
 //
+// --shard K/N: only samples ⌊(K-1)N_s/N⌋ .. ⌊K N_s/N⌋-1 (fixture.hpp, shard_range), in a document that
+// says so; `rbdref merge` (merge_command.cpp) joins the N documents into this command's output
+// without --shard, byte for byte (docs/campaigns.md).
 // Draws N samples for the model (fixtures/fixture.hpp: home, near-singular, random), computes
 // their certified reference values at P (default bin50) against P's check precision, and writes
 // the golden fixture (format "rbdref.fixture", docs/formats.md) atomically to F, by default
@@ -24,6 +27,7 @@ struct FixtureOptions {
   std::string model, precision = "bin50", out, seed = "1";
   std::string samples = "8";  // parsed here: CLI11's "Could not convert" said nothing of the range
   std::string threads;        // empty: default_threads()
+  std::string shard;          // --shard K/N: this process's part of a campaign (empty: the whole)
   bool prove = false;         // --prove: each sample's proven digits (certify/prove.hpp)
   ModelOptions mo;
 };
@@ -54,7 +58,13 @@ int run_fixture(const FixtureOptions& o) {
     threads = ok ? std::stoi(o.threads) : 0;
     if (threads < 1 || threads > 256) throw InputError("--threads", "", "expected an integer from 1 to 256, got '" + o.threads + "'");
   }
-  const std::string out_path = o.out.empty() ? default_fixture_name(o.model) : o.out;
+  const ShardSpec shard = o.shard.empty() ? ShardSpec{} : parse_shard(o.shard, "--shard");
+  if (shard.count > samples)
+    throw InputError("--shard", "", "expected N <= --samples (" + std::to_string(samples) + "): each of the N shards holds at least one sample");
+  std::string out_path = o.out.empty() ? default_fixture_name(o.model) : o.out;
+  if (o.out.empty() && !shard.whole())  // panda.fixture.json.gz → panda.fixture.shard-3-of-8.json.gz
+    out_path.insert(out_path.size() - std::string(".json.gz").size(),
+                    ".shard-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count));
   check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", out_path}});
   check_output_path(out_path);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
@@ -63,9 +73,14 @@ int run_fixture(const FixtureOptions& o) {
   // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
   // gzip-compressed (every reader of fixtures reads both).
   int worst = 0;
-  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out, 512, o.prove); },
+  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out, 512, o.prove, shard); },
                     gzip_name(out_path));
-  std::cerr << "rbdref fixture: " << lm.desc.name << ", " << samples << " samples at " << p->name()
+  const auto [first, end] = shard_range(samples, shard);
+  std::cerr << "rbdref fixture: " << lm.desc.name << ", "
+            << (shard.whole() ? std::to_string(samples) + " samples"
+                              : "shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) + ": samples " +
+                                    std::to_string(first) + " to " + std::to_string(end - 1) + " of " + std::to_string(samples))
+            << " at " << p->name()
             << " (certified against " << p->check().name() << (o.prove ? ", proven on intervals" : "")
             << "), smallest norm-wise certified digits " << worst << "\n  wrote " << out_path << "\n";
   return 0;
@@ -112,6 +127,9 @@ Run add_fixture(CLI::App& app) {
   sub->add_flag("--prove", o->prove,
                 "Also prove each sample's stored values on intervals: the sample's proof section (proven digits), which "
                 "compare caps scores at (docs/certified-digits.md)");
+  sub->add_option("--shard", o->shard,
+                  "K/N: compute only shard K of N of the samples (an independent process; `rbdref merge` joins the N files into "
+                  "the fixture one run writes, byte for byte; docs/campaigns.md). Default name MODEL.fixture.shard-K-of-N.json.gz");
   o->mo.add_to(sub, /*with_contacts=*/true);
   o->mo.add_max_memory(sub);
   return [o] { return run_fixture(*o); };

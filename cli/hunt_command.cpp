@@ -15,7 +15,9 @@
 // that reproduce it.
 //
 // Bounded by --budget (wall seconds, default 60; shrinking shares it) and --seed (trial t uses seed
-// + t). Exit 0 when no finding, 1 when findings were written, 2 on bad input.
+// + t). --shard K/N runs the trials t ≡ K-1 (mod N) only, so that N processes with the same seed
+// share no trial and their reproducers' folders never clash; `rbdref merge` joins their summaries
+// (docs/campaigns.md). Exit 0 when no finding, 1 when findings were written, 2 on bad input.
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
 #include "io/staging.hpp"
@@ -47,6 +49,8 @@ struct HuntOptions {
   std::uint64_t seed = 1;
   std::string seed_text = "1";  // as given: parsed by parse_seed (no silent wrap of -1 or 2^64)
   int max_findings = 3, samples = 3;
+  std::string shard_text;       // --shard K/N (empty: every trial)
+  ShardSpec shard;
 };
 
 // What a run came to: failed or not, and the signature a shrink step must keep.
@@ -182,7 +186,8 @@ int run_hunt(const HuntOptions& o) {
   auto left = [&] { return o.budget - std::chrono::duration<double>(Clock::now() - start).count(); };
   int trials = 0, skipped = 0, findings = 0;
   ojson summary = ojson::array();
-  for (std::uint64_t t = 0; left() > 0 && findings < o.max_findings; ++t) {
+  const auto stride = static_cast<std::uint64_t>(o.shard.count);
+  for (std::uint64_t t = static_cast<std::uint64_t>(o.shard.index - 1); left() > 0 && findings < o.max_findings; t += stride) {
     const std::uint64_t seed = o.seed + t;
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 7);
     TreeSpec spec;
@@ -291,6 +296,7 @@ int run_hunt(const HuntOptions& o) {
   }
   ojson doc = {{"format", "rbdref.hunt"}, {"version", 1}, {"engine", o.engine}, {"engine_version", adapter->version()},
                {"seed", o.seed}, {"budget_s", o.budget}, {"trials", trials}, {"skipped", skipped}, {"findings", summary}};
+  if (!o.shard.whole()) doc["shard"] = {{"index", o.shard.index}, {"count", o.shard.count}};
   std::cout << doc.dump(1) << "\n";
   std::cerr << "hunt: " << o.engine << ": " << trials << " trials (" << skipped << " models it does not run), " << findings << " findings\n";
   return findings ? 1 : 0;
@@ -306,8 +312,12 @@ Run add_hunt(CLI::App& app) {
   sub->add_option("--seed", o->seed_text, "Seed of the first trial: an integer 0..2^64-1 (trial t uses seed + t; default 1)");
   sub->add_option("--out", o->out, "Folder for the reproducers (default hunt-out)")->check(nonempty_output);
   sub->add_option("--max-findings", o->max_findings, "Stop after this many findings (default 3)");
+  sub->add_option("--shard", o->shard_text,
+                  "K/N: run only the trials t = K-1, K-1+N, K-1+2N, ... (an independent process with its own budget; "
+                  "`rbdref merge` joins the N summaries; docs/campaigns.md)");
   return [o] {
     o->seed = parse_seed(o->seed_text, "--seed");
+    if (!o->shard_text.empty()) o->shard = parse_shard(o->shard_text, "--shard");
     return run_hunt(*o);
   };
 }

@@ -118,7 +118,8 @@ int main(int argc, char** argv) {
       {"fixture", rbd::cli::add_fixture(app)}, {"upgrade", rbd::cli::add_upgrade(app)}, {"compare", rbd::cli::add_compare(app)},
       {"check", rbd::cli::add_check(app)},     {"audit", rbd::cli::add_audit(app)},
       {"assemble", rbd::cli::add_assemble(app)}, {"simulate", rbd::cli::add_simulate(app)},
-      {"engines", rbd::cli::add_engines(app)}, {"html", rbd::cli::add_html(app)}, {"hunt", rbd::cli::add_hunt(app)}};
+      {"engines", rbd::cli::add_engines(app)}, {"html", rbd::cli::add_html(app)}, {"hunt", rbd::cli::add_hunt(app)},
+      {"merge", rbd::cli::add_merge(app)}};
   // A first argument that is no option and no command: CLI11 would say "A subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;

@@ -533,5 +533,98 @@ TEST_F(FixtureCli, AuditJudgesAgainstABaseline) {
 }
 #endif
 
+// Campaigns (docs/campaigns.md): `fixture --shard K/N` in N independent processes, run at once,
+// and `rbdref merge` give the file one run writes, byte for byte, gzip or not, whatever order the
+// shards are given in; the shard a run makes by default is named after it; an incomplete or mixed
+// set of shards, a whole fixture, and a bad K/N are bad input and nothing is written.
+TEST_F(FixtureCli, FixtureShardsMergeIntoTheSingleRunByteForByte) {
+  const std::string model = kData + "/models/arm7.urdf";
+  std::string err;
+  ASSERT_EQ(exit_status("fixture " + model + " --samples 7 --seed 4 --out " + path("whole.json.gz"), &err), 0) << err;
+  ASSERT_EQ(exit_status("fixture " + model + " --samples 7 --seed 4 --out " + path("whole.json"), &err), 0) << err;
+  std::vector<pid_t> pids;
+  std::vector<std::string> dirs;
+  for (int k = 1; k <= 3; ++k) {  // three processes at once, each with its own capture folder
+    dirs.push_back(path("cap" + std::to_string(k)));
+    fs::create_directories(dirs.back());
+    pids.push_back(start_rbdref(words("fixture " + model + " --samples 7 --seed 4 --threads 1 --shard " + std::to_string(k) +
+                                      "/3 --out " + path("part" + std::to_string(k) + ".json.gz")),
+                                dirs.back()));
+  }
+  for (int k = 0; k < 3; ++k) {
+    const CliRun r = wait_rbdref(pids[static_cast<size_t>(k)], dirs[static_cast<size_t>(k)]);
+    ASSERT_EQ(r.status, 0) << r.describe() << "\n" << r.err;
+    EXPECT_NE(r.err.find("shard " + std::to_string(k + 1) + " of 3"), std::string::npos) << r.err;
+  }
+  const Fixture p2 = read_fixture_file(path("part2.json.gz"));  // samples 2, 3 and 4 of 7
+  EXPECT_EQ(p2.shard_index, 2);
+  ASSERT_EQ(p2.samples.size(), 2u);
+  EXPECT_EQ(p2.samples.front().id, "s002");
+  const std::string parts = path("part3.json.gz") + " " + path("part1.json.gz") + " " + path("part2.json.gz");
+  ASSERT_EQ(exit_status("merge " + parts + " --out " + path("merged.json.gz"), &err), 0) << err;
+  ASSERT_EQ(exit_status("merge " + parts + " --out " + path("merged.json"), &err), 0) << err;
+  EXPECT_EQ(read_text_file(path("merged.json")), read_text_file(path("whole.json")));
+  EXPECT_EQ(read_text_file(path("merged.json.gz")), read_text_file(path("whole.json.gz")));
+
+  // The default name of a shard.
+  const CliRun r = run("fixture " + model + " --samples 7 --seed 4 --shard 3/3", dir_.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(path("arm7.fixture.shard-3-of-3.json.gz"))) << r.err;
+
+  // Incomplete, doubled, mixed, whole: refused, naming the file and the field; nothing written.
+  expect_bad_input(run("merge " + path("part1.json.gz") + " " + path("part3.json.gz") + " --out " + path("m.json")), "part1.json.gz",
+                   "missing shard 2 of 3");
+  expect_bad_input(run("merge " + parts + " " + path("part1.json.gz") + " --out " + path("m.json")), "part1.json.gz",
+                   "shard.index");
+  ASSERT_EQ(exit_status("fixture " + model + " --samples 7 --seed 5 --shard 2/3 --out " + path("other2.json"), &err), 0) << err;
+  expect_bad_input(run("merge " + path("part1.json.gz") + " " + path("other2.json") + " " + path("part3.json.gz") + " --out " +
+                       path("m.json")),
+                   "other2.json", "generator");
+  expect_bad_input(run("merge " + path("whole.json") + " --out " + path("m.json")), "whole.json", "shard");
+  EXPECT_FALSE(fs::exists(path("m.json")));
+  for (const char* bad : {"4/3", "0/3", "3", "1/0", "2/8"}) {
+    const CliRun b = run("fixture " + model + " --samples 7 --seed 4 --shard " + bad + " --out " + path("b.json"));
+    EXPECT_EQ(b.status, 2) << bad << ": " << b.err;
+    EXPECT_NE(b.err.find("--shard"), std::string::npos) << b.err;
+  }
+  EXPECT_FALSE(fs::exists(path("b.json")));
+}
+
+#ifdef RBDREF_HAVE_MUJOCO
+// `hunt --shard K/N`: the shards run disjoint trials (t ≡ K-1 mod N) and merge adds them up; the
+// finding of trial seed 146 (HuntFindsShrinksAndWritesAReproducer) is shard 1's of 2.
+TEST_F(FixtureCli, HuntShardsRunDisjointTrialsAndMerge) {
+  std::vector<pid_t> pids;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string cap = path("cap" + std::to_string(k));
+    fs::create_directories(cap);
+    pids.push_back(start_rbdref(words("hunt --engine mujoco --seed 146 --budget 20 --max-findings 1 --shard " + std::to_string(k) +
+                                      "/2 --out " + path("h")),
+                                cap));
+  }
+  std::vector<json> docs;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string cap = path("cap" + std::to_string(k));
+    const CliRun r = wait_rbdref(pids[static_cast<size_t>(k - 1)], cap);
+    ASSERT_TRUE(r.status == 0 || r.status == 1) << r.describe() << "\n" << r.err;
+    docs.push_back(json::parse(r.out));
+    EXPECT_EQ(docs.back()["shard"]["index"], k);
+    for (const json& f : docs.back()["findings"]) EXPECT_EQ((f["seed"].get<std::uint64_t>() - 146) % 2, static_cast<std::uint64_t>(k - 1)) << f;
+    write("hunt" + std::to_string(k) + ".json", r.out);
+  }
+  ASSERT_FALSE(docs[0]["findings"].empty()) << docs[0].dump();
+  EXPECT_EQ(docs[0]["findings"][0]["seed"], 146);
+  std::string err;
+  const int st = exit_status("merge " + path("hunt2.json") + " " + path("hunt1.json") + " --out " + path("hunt.json"), &err);
+  EXPECT_EQ(st, 1) << err;  // findings, as hunt's own status
+  const json m = read_json_file(path("hunt.json"));
+  EXPECT_EQ(m["shards"], 2);
+  EXPECT_EQ(m["trials"].get<int>(), docs[0]["trials"].get<int>() + docs[1]["trials"].get<int>());
+  EXPECT_EQ(m["findings"].size(), docs[0]["findings"].size() + docs[1]["findings"].size());
+  EXPECT_EQ(m["findings"][0]["seed"], 146);
+  expect_bad_input(run("merge " + path("hunt1.json") + " --out " + path("m.json")), "hunt1.json", "missing shard 2");
+}
+#endif
+
 }  // namespace
 }  // namespace rbd::test
