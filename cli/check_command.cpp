@@ -38,26 +38,7 @@ int run_check(const CheckOptions& o) {
       throw InputError(o.engine_output, "model.sha256",
                        "\"" + e.model_sha256 + "\" does not match the fixture's " + f->model_sha256 + " (" + o.fixture + ")");
   }
-  Report r;
-  r.engine = e.engine;
-  r.engine_version = e.engine_version;
-  r.scalar = e.scalar;
-  r.import_path = e.import_path;
-  r.model_name = e.model_name;
-  r.model_sha256 = e.model_sha256;
-  r.engine_file = o.engine_output;
-  r.epsilon = e.epsilon(o.engine_output);
-  r.engine_conventions = e.conventions;
-  r.model_echo = e.model_echo;
-  r.checks = check_engine_output(e, o.engine_output, f ? &f->model : nullptr);
-  // An engine that failed on a sample fails the check run, as it fails a comparison.
-  for (const EngineSample& s : e.samples)
-    if (!s.error.empty()) {
-      r.notes.push_back("sample " + s.id + ": the engine failed: " + s.error + " (not checked)");
-      r.sample_failures.push_back(r.notes.back());
-    }
-  r.passed = r.sample_failures.empty();
-  for (const SampleCheck& c : r.checks) r.passed = r.passed && c.result.passed;
+  const Report r = check_report(e, o.engine_output, f ? &*f : nullptr);
 
   if (!o.report.empty()) write_file_atomic(o.report, report_to_json(r).dump(2) + "\n");
   // With the report on standard output the human summary goes to standard error.

@@ -13,19 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
-#include <set>
 
 namespace rbd::cli {
 
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-std::vector<std::string> names(const std::vector<JointType>& v) {
-  std::vector<std::string> r;
-  for (JointType t : v) r.push_back(joint_type_name(t));
-  return r;
-}
 
 }  // namespace
 
@@ -35,25 +28,7 @@ Run add_engines(CLI::App& app) {
   sub->add_flag("--json", *json_out, "Print the registry as JSON (format rbdref.engines)");
   return [sub, json_out]() -> int {
     (void)sub;
-    ojson reg = {{"format", "rbdref.engines"}, {"version", 1}, {"engines", ojson::array()}};
-    std::set<std::string> built;
-    for (const auto& a : available_adapters()) {
-      const EngineSupport s = a->support();
-      built.insert(a->name());
-      reg["engines"].push_back({{"name", a->name()},
-                                {"version", a->version()},
-                                {"built", true},
-                                {"joints", names(s.joints)},
-                                {"free_joint_below_root", s.free_below_root},
-                                {"loop_joints", names(s.loop_joints)},
-                                {"contacts", s.contacts},
-                                {"impact", s.impact},
-                                {"quantities", s.quantities},
-                                {"import_path", s.import_path},
-                                {"contact_model", s.contact_model}});
-    }
-    for (const std::string& n : known_engines())
-      if (!built.count(n)) reg["engines"].push_back({{"name", n}, {"built", false}});
+    const ojson reg = engine_registry();
     if (*json_out) {
       std::cout << reg.dump(1) << "\n";
       return 0;
@@ -73,6 +48,7 @@ Run add_engines(CLI::App& app) {
                                                     "; solves: " + e["contact_model"].get<std::string>()
                                               : std::string("no"))
                 << "\n"
+                << "  armature:    " << (e["armature"].get<bool>() ? "yes" : "no (a model with armature is unsupported)") << "\n"
                 << "  quantities:  " << join(e["quantities"].get<std::vector<std::string>>()) << "\n"
                 << "  import path: " << e["import_path"].get<std::string>() << "\n";
     }

@@ -71,5 +71,10 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters();
 // The engines rbdref knows by name (`audit --engines`, `rbdref engines`), built in this build or
 // not: every adapter's name, and the engines that write their outputs themselves.
 const std::vector<std::string>& known_engines();
+// The registry as a document (format "rbdref.engines", version 1; `rbdref engines --json`, the
+// Python module's rbdref.engines()): per built adapter its name, version, joints, free joints
+// below the root, loop joints, contacts, impact, armature, quantities, import path and contact
+// model; then the known engines this build lacks, {"name", "built": false}.
+nlohmann::ordered_json engine_registry();
 
 }  // namespace rbd

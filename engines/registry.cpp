@@ -10,6 +10,8 @@
 #include "engines/ode/ode_adapter.hpp"
 #include "engines/simbody/simbody_adapter.hpp"
 
+#include <algorithm>
+
 // RBDREF_BUILT(FLAG): 1 where the build defines FLAG as -DFLAG does (to 1), else 0, usable in an
 // expression (the Linux kernel's IS_ENABLED). A factory named only in a discarded `if constexpr`
 // branch needs no definition: the adapters this build lacks are never linked.
@@ -46,6 +48,37 @@ std::vector<std::unique_ptr<EngineAdapter>> available_adapters() {
   }
   if constexpr (RBDREF_BUILT(RBDREF_HAVE_KDL)) out.push_back(make_kdl_adapter());
   return out;
+}
+
+nlohmann::ordered_json engine_registry() {
+  using ojson = nlohmann::ordered_json;
+  auto names = [](const std::vector<JointType>& v) {
+    std::vector<std::string> r;
+    for (JointType t : v) r.push_back(joint_type_name(t));
+    return r;
+  };
+  ojson reg = {{"format", "rbdref.engines"}, {"version", 1}, {"engines", ojson::array()}};
+  std::vector<std::string> built;
+  for (const auto& a : available_adapters()) {
+    const EngineSupport s = a->support();
+    built.push_back(a->name());
+    reg["engines"].push_back({{"name", a->name()},
+                              {"version", a->version()},
+                              {"built", true},
+                              {"joints", names(s.joints)},
+                              {"free_joint_below_root", s.free_below_root},
+                              {"loop_joints", names(s.loop_joints)},
+                              {"contacts", s.contacts},
+                              {"impact", s.impact},
+                              {"armature", s.armature},
+                              {"quantities", s.quantities},
+                              {"import_path", s.import_path},
+                              {"imports_source", a->imports_source()},
+                              {"contact_model", s.contact_model}});
+  }
+  for (const std::string& n : known_engines())
+    if (std::find(built.begin(), built.end(), n) == built.end()) reg["engines"].push_back({{"name", n}, {"built", false}});
+  return reg;
 }
 
 }  // namespace rbd

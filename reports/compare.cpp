@@ -676,4 +676,77 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
   return r;
 }
 
+SampleScore score_quantity(const Fixture& f, const std::string& sample, const std::string& quantity, const std::vector<double>& values,
+                           const std::string& scalar, const std::string& source) {
+  const Sample* fs = f.find(sample);
+  if (!fs)
+    throw InputError(source, "sample", "'" + sample + "' is not a sample of the fixture (it has " +
+                                           (f.samples.empty() ? std::string("none") : f.samples.front().id + " .. " + f.samples.back().id) + ")");
+  if (!find_quantity(quantity) || !(find_quantity(quantity)->documents & kEngineOutput))
+    throw InputError(source, "quantity", "'" + quantity + "' is not a quantity an engine output carries (" + join(engine_quantities()) + ")");
+  Fixture one;  // the model and this sample: compare's checks and scales see nothing else
+  one.model = f.model;
+  one.model_sha256 = f.model_sha256;
+  one.precision = f.precision;
+  one.check_precision = f.check_precision;
+  one.digits = f.digits;
+  one.dofs = f.dofs;
+  one.q_coordinates = f.q_coordinates;
+  one.samples = {*fs};
+  EngineOutput e;
+  e.engine = source;
+  e.scalar = scalar;
+  e.model_sha256 = f.model_sha256;
+  e.dofs = f.dofs;
+  EngineSample es;
+  es.id = sample;
+  for (double x : fs->q) es.q.push_back(Num::exact(x));
+  for (double x : fs->qd) es.qd.push_back(Num::exact(x));
+  for (double x : fs->qdd) es.qdd.push_back(Num::exact(x));
+  for (double x : fs->tau) es.tau.push_back(Num::exact(x));
+  NumMatrix m;
+  const int nv = static_cast<int>(f.dofs.size()), n = static_cast<int>(values.size());
+  if (is_matrix_quantity(quantity) && n == nv * nv) m.rows = m.cols = nv;
+  else m.rows = n;
+  for (int k = 0; k < n; ++k) {
+    if (!std::isfinite(values[static_cast<size_t>(k)]))
+      throw InputError(source, quantity, "entry " + std::to_string(k) + " is not finite (" + std::to_string(values[static_cast<size_t>(k)]) +
+                                             "): an engine's non-finite value is a failure, not a number to score");
+    m.v.push_back(Num::exact(values[static_cast<size_t>(k)]));
+  }
+  es.values[quantity] = m;
+  e.samples.push_back(es);
+  const Report r = compare(one, "fixture", e, source, Tolerances::defaults(e.epsilon(source)));
+  for (const SampleScore& sc : r.samples)
+    if (sc.quantity == quantity) return sc;
+  throw InputError(source, quantity, "sample " + sample + " of the fixture has no reference value of " + quantity +
+                                         " (e.g. qdd where H is not positive-definite, lambda where it is not unique)");
+}
+
+Report check_report(const EngineOutput& e, const std::string& file, const Fixture* f) {
+  if (f && f->model_sha256 != e.model_sha256)
+    throw InputError(file, "model.sha256", "\"" + e.model_sha256 + "\" does not match the fixture's " + f->model_sha256);
+  Report r;
+  r.engine = e.engine;
+  r.engine_version = e.engine_version;
+  r.scalar = e.scalar;
+  r.import_path = e.import_path;
+  r.model_name = e.model_name;
+  r.model_sha256 = e.model_sha256;
+  r.engine_file = file;
+  r.epsilon = e.epsilon(file);
+  r.engine_conventions = e.conventions;
+  r.model_echo = e.model_echo;
+  r.checks = check_engine_output(e, file, f ? &f->model : nullptr);
+  // An engine that failed on a sample fails the check run, as it fails a comparison.
+  for (const EngineSample& s : e.samples)
+    if (!s.error.empty()) {
+      r.notes.push_back("sample " + s.id + ": the engine failed: " + s.error + " (not checked)");
+      r.sample_failures.push_back(r.notes.back());
+    }
+  r.passed = r.sample_failures.empty();
+  for (const SampleCheck& c : r.checks) r.passed = r.passed && c.result.passed;
+  return r;
+}
+
 }  // namespace rbd

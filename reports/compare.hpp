@@ -162,6 +162,21 @@ std::vector<SampleCheck> check_engine_output(const EngineOutput& e);
 // contact_lambda or impact_lambda of the wrong length.
 std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::string& file, const ModelDesc* model = nullptr);
 
+// One quantity of one sample of a fixture scored exactly as compare scores it (the same scale,
+// tolerance rule and cap), without an engine-output file: `values` row-major (an nv x nv matrix for
+// H and L, one number per entry otherwise), at the engine's `scalar` (double, float, longdouble,
+// float128, mpfr:<d>). For the GoogleTest matchers (testing/gtest_matchers.hpp) and the Python
+// module. InputError naming `source` for an unknown sample or quantity, a value of the wrong size,
+// or a quantity the sample has no reference for.
+SampleScore score_quantity(const Fixture& f, const std::string& sample, const std::string& quantity, const std::vector<double>& values,
+                           const std::string& scalar = "double", const std::string& source = "score_quantity");
+
+// The report of `rbdref check`: check_engine_output on every sample (with the fixture's model when
+// given: the loop and contact checks), no quantities scored; passed when every check passes and
+// the engine failed on no sample. The fixture's model hash must be the engine output's (InputError
+// naming `file` otherwise).
+Report check_report(const EngineOutput& e, const std::string& file, const Fixture* f = nullptr);
+
 nlohmann::ordered_json report_to_json(const Report& r);
 
 // The audit's one-line diagnosis of a report: "model import: ..." (the echo differs), "numerical:
