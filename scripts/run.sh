@@ -9,9 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Its own build folder (build-run/): the test command's build/ keeps tests and benchmarks on, and
-# neither command inherits the other's cache. Every option is set explicitly.
+# neither command inherits the other's cache. Every option is set explicitly, as scripts/install.sh
+# sets them: the two share this folder.
 BUILD=${RUN_BUILD_DIR:-build-run}
 cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=OFF \
-  -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF >/dev/null
+  -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF -DRBDREF_BUILD_PACKAGE=ON -DRBDREF_BUILD_PYTHON=ON >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target rbdref
 exec "$BUILD/cli/rbdref" audit "$@"

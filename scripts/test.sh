@@ -22,7 +22,8 @@ bash scripts/setup.sh
 if [ "$SANITIZE" -eq 1 ]; then
   BUILD=${BUILD_DIR:-build-asan}
   cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON \
-    -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=ON -DRBDREF_BUILD_FUZZ=ON -DRBDREF_TEST_SHARDS=8 >/dev/null
+    -DRBDREF_BUILD_BENCH=OFF -DRBDREF_SANITIZE=ON -DRBDREF_BUILD_FUZZ=ON -DRBDREF_BUILD_PACKAGE=OFF -DRBDREF_BUILD_PYTHON=OFF \
+    -DRBDREF_TEST_SHARDS=8 >/dev/null
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1}
   # ODE reports a step it refuses through its error handler, which the adapter makes throw
   # (engines/ode/ode_adapter.cpp); dWorldStep's per-step job records are then never freed inside
@@ -36,7 +37,8 @@ else
   # figures (scripts/bench.sh) are g++'s.
   BUILD=${BUILD_DIR:-build}
   cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBDREF_BUILD_TESTS=ON \
-    -DRBDREF_BUILD_BENCH=ON -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF -DRBDREF_TEST_SHARDS=8 >/dev/null
+    -DRBDREF_BUILD_BENCH=ON -DRBDREF_SANITIZE=OFF -DRBDREF_BUILD_FUZZ=OFF -DRBDREF_BUILD_PACKAGE=ON -DRBDREF_BUILD_PYTHON=ON \
+    -DRBDREF_TEST_SHARDS=8 >/dev/null
 fi
 cmake --build "$BUILD" -j "$(nproc)"
 cd "$BUILD"
