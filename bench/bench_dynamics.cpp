@@ -259,8 +259,10 @@ const Problem<T>& problem(ModelId m) {
 // ---------------------------------------------------------------------------------------------
 // Algorithm benchmarks.
 
-enum Alg { kRnea, kCrba, kLtdl, kAba };
-const char* const kAlgNames[] = {"Rnea", "Crba", "Ltdl", "Aba"};
+// The allocating forms, and the workspace forms (reference/tree/workspace.hpp: outputs and scratch
+// made once, before the timing; "allocs" then counts what a call allocates, 0 but for MPFR).
+enum Alg { kRnea, kCrba, kLtdl, kAba, kRneaWs, kCrbaWs, kLtdlWs, kAbaWs };
+const char* const kAlgNames[] = {"Rnea", "Crba", "Ltdl", "Aba", "RneaWs", "CrbaWs", "LtdlWs", "AbaWs"};
 
 template <class T>
 void run_alg(benchmark::State& st, Alg alg, ModelId mid) {
@@ -270,20 +272,29 @@ void run_alg(benchmark::State& st, Alg alg, ModelId mid) {
     return;
   }
   const Model<T>& m = p.model;
+  TreeWorkspace<T> ws(m);
+  VecX<T> out(m.nv);
+  MatX<T> H(m.nv, m.nv);
+  SparseFactor<T> factor = ltdl<T>(p.H, m.dof_parent);
   auto call = [&] {
     switch (alg) {
       case kRnea: benchmark::DoNotOptimize(rnea<T>(m, p.q, p.qd, p.qdd)); break;
       case kCrba: benchmark::DoNotOptimize(crba<T>(m, p.q)); break;
       case kLtdl: benchmark::DoNotOptimize(ltdl<T>(p.H, m.dof_parent)); break;
       case kAba: benchmark::DoNotOptimize(aba<T>(m, p.q, p.qd, p.tau)); break;
+      case kRneaWs: rnea<T>(m, p.q, p.qd, p.qdd, ws, out), benchmark::DoNotOptimize(out.data()); break;
+      case kCrbaWs: crba<T>(m, p.q, ws, H), benchmark::DoNotOptimize(H.data()); break;
+      case kLtdlWs: ltdl<T>(p.H, m.dof_parent, factor), benchmark::DoNotOptimize(factor.LD.data()); break;
+      case kAbaWs: benchmark::DoNotOptimize(aba<T>(m, p.q, p.qd, p.tau, ws, out)); break;
     }
+    benchmark::ClobberMemory();
   };
   // Sanity of the inputs, outside the timing: H positive-definite, ABA succeeds.
-  if (alg == kLtdl && !ltdl<T>(p.H, m.dof_parent).ok) {
+  if ((alg == kLtdl || alg == kLtdlWs) && !ltdl<T>(p.H, m.dof_parent).ok) {
     st.SkipWithError("H is not positive-definite");
     return;
   }
-  if (alg == kAba && !aba<T>(m, p.q, p.qd, p.tau).ok) {
+  if ((alg == kAba || alg == kAbaWs) && !aba<T>(m, p.q, p.qd, p.tau).ok) {
     st.SkipWithError("ABA failed");
     return;
   }
@@ -503,7 +514,7 @@ void register_scalar() {
       ->Unit(benchmark::kNanosecond);
   common(benchmark::RegisterBenchmark(("BM_EigenKernel<" + s + ">").c_str(), BM_EigenKernel<T>))
       ->Unit(benchmark::kNanosecond);
-  for (Alg a : {kRnea, kCrba, kLtdl, kAba})
+  for (Alg a : {kRnea, kCrba, kLtdl, kAba, kRneaWs, kCrbaWs, kLtdlWs, kAbaWs})
     for (ModelId m : kModels) {
       const std::string name = std::string("BM_") + kAlgNames[a] + "<" + s + ">/" + kModelNames[m];
       common(benchmark::RegisterBenchmark(name.c_str(), [a, m](benchmark::State& st) { run_alg<T>(st, a, m); }))

@@ -24,10 +24,11 @@
 // (kinematics.hpp); the kinematics skip X0. For the scalars that are not built-in the per-body
 // products (Xup a, Xupᵀ f, v ×* I v, Xup_iᵀ Ia Xup_i) are computed in place into values made once
 // per call (spatial.hpp, kInPlace): the same operations in the same order, equal bit for bit,
-// with no temporary value per operation (at MPFR's run-time precision, a heap block each).
+// with no temporary value per operation (at MPFR's run-time precision, a heap block each). The
+// workspace form (workspace.hpp) writes q̈ into the caller's vector and allocates nothing.
 #pragma once
 
-#include "reference/tree/kinematics.hpp"
+#include "reference/tree/workspace.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -42,22 +43,30 @@ struct AbaResult {
                             // inertia of body i as the handle of the subtree it supports (eq. 11.56)
 };
 
+// Workspace form (workspace.hpp): q̈ into `qdd` (resized to nv if it is not), scratch in ws; false
+// (ws.failed_at the body) when some D_i is not positive-definite, qdd then unspecified. ws.Ic holds
+// the articulated-body inertias I_i^A afterwards.
 template <class T>
-AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
-                 const std::vector<Force<T>>* f_ext = nullptr) {
+bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau, TreeWorkspace<T>& ws, VecX<T>& qdd,
+         const std::vector<Force<T>>* f_ext = nullptr) {
   const int NB = model.NB;
-  const TreeKinematics<T> k = kinematics<T>(model, q, qd, kVelocities);
-  std::vector<Mat6<T>> IA(NB);
-  std::vector<Force<T>> pA(NB);
+  const auto n = static_cast<size_t>(NB);
+  kinematics_into<T>(model, q, qd, kVelocities, ws.k);
+  const TreeKinematics<T>& k = ws.k;
+  if (ws.Ic.size() != n) ws.Ic.resize(n);
+  if (ws.f.size() != n) ws.a.resize(n), ws.f.resize(n);
+  if (ws.U.size() != n) ws.U.resize(n), ws.Dinv.resize(n), ws.u.resize(n);
+  std::vector<Mat6<T>>& IA = ws.Ic;
+  std::vector<Force<T>>& pA = ws.f;
+  std::vector<Mat6K<T>>& U = ws.U;
+  std::vector<MatK<T>>& Dinv = ws.Dinv;  // D_i⁻¹ (nvi x nvi; D_i SPD when H is)
+  std::vector<VecK<T>>& u = ws.u;
+  ws.failed_at = -1;
   for (int i = 0; i < NB; ++i) {
     IA[i] = model.I[i].M;
     pA[i] = crf<T>(k.v[i], rigid_inertia_times<T>(model.I[i].M, k.v[i]));
     if (f_ext) pA[i] -= (*f_ext)[i];
   }
-  AbaResult<T> r;
-  std::vector<Mat6K<T>> U(NB);
-  std::vector<MatK<T>> Dinv(NB);  // D_i⁻¹ (nvi x nvi; D_i SPD when H is)
-  std::vector<VecK<T>> u(NB);
   MatK<T> D;       // D_i = S_iᵀ U_i
   MatK<T> DinvUt;  // D_i⁻¹ U_iᵀ (nvi x 6)
   Mat6<T> Ia, XIX;  // Ia, and Xup_iᵀ Ia Xup_i
@@ -101,10 +110,8 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
       DinvUt.resize(0, 6);
     }
     if (!pd) {
-      r.ok = false;
-      r.failed_at = i;
-      r.qdd.resize(0);  // no acceleration exists to report
-      return r;
+      ws.failed_at = i;
+      return false;
     }
     const int p = model.parent[i];
     if (p >= 0) {
@@ -124,24 +131,42 @@ AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, con
       pA[p] += fp;
     }
   }
-  r.qdd.resize(model.nv);
-  std::vector<Motion<T>> a(NB);
+  if (qdd.size() != model.nv) qdd.resize(model.nv);
+  std::vector<Motion<T>>& a = ws.a;
   const Motion<T> a0 = -model.a_grav();
+  VecK<T> ui, qddi;
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
     k.Xup[i].apply_into(p < 0 ? a0 : a[p], a[i]);
     a[i] += k.c[i];
-    VecK<T> ui = u[i];
+    ui = u[i];
     ui.noalias() -= U[i].transpose() * a[i].c;
-    const VecK<T> qddi = Dinv[i] * ui;
-    r.qdd.segment(model.iv[i], model.nvi[i]) = qddi;
+    qddi.noalias() = Dinv[i] * ui;
+    qdd.segment(model.iv[i], model.nvi[i]) = qddi;
     add_S_times<T>(k, i, qddi.data(), a[i]);
   }
-  r.IA = std::move(IA);  // not read by the forward pass
+  return true;
+}
+
+template <class T>
+AbaResult<T> aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                 const std::vector<Force<T>>* f_ext = nullptr) {
+  TreeWorkspace<T> ws;
+  AbaResult<T> r;
+  r.qdd.resize(model.nv);
+  r.ok = aba<T>(model, q, qd, tau, ws, r.qdd, f_ext);
+  if (!r.ok) {
+    r.failed_at = ws.failed_at;
+    r.qdd.resize(0);  // no acceleration exists to report
+    return r;
+  }
+  r.IA = std::move(ws.Ic);
   return r;
 }
 
 #define RBDREF_ABA_INSTANTIATE(EXT, T)                                                               \
+  EXT template bool aba<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, TreeWorkspace<T>&, \
+                           VecX<T>&, const std::vector<Force<T>>*);                                 \
   EXT template AbaResult<T> aba<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, \
                                    const std::vector<Force<T>>*);
 RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_ABA_INSTANTIATE)

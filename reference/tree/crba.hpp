@@ -20,20 +20,25 @@
 // are column and entry reads when S is made of unit coordinate columns (kinematics.hpp); only
 // Xup and S are computed by the kinematics (no X0, no velocities). For the scalars that are not
 // built-in, Xup_iᵀ IC_i Xup_i and Xup_jᵀ F are computed in place (spatial.hpp, kInPlace): the same
-// operations in the same order, equal bit for bit, without a temporary value per operation.
+// operations in the same order, equal bit for bit, without a temporary value per operation. The
+// workspace form (workspace.hpp) writes H into the caller's matrix and allocates nothing.
 #pragma once
 
-#include "reference/tree/kinematics.hpp"
+#include "reference/tree/workspace.hpp"
 
 namespace rbd {
 
+// Workspace form (workspace.hpp): H into `H` (resized to nv x nv if it is not), scratch in ws.
 template <class T>
-MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
+void crba(const Model<T>& model, const VecX<T>& q, TreeWorkspace<T>& ws, MatX<T>& H) {
   const int NB = model.NB;
-  const TreeKinematics<T> k = kinematics<T>(model, q, VecX<T>::Zero(model.nv), 0);
-  std::vector<Mat6<T>> IC(NB);
+  if (ws.zero.size() != model.nv) ws.zero = VecX<T>::Zero(model.nv);
+  kinematics_into<T>(model, q, ws.zero, 0, ws.k);
+  const TreeKinematics<T>& k = ws.k;
+  if (ws.Ic.size() != static_cast<size_t>(NB)) ws.Ic.resize(static_cast<size_t>(NB));
+  std::vector<Mat6<T>>& IC = ws.Ic;
   for (int i = 0; i < NB; ++i) IC[i] = model.I[i].M;
-  MatX<T> H(model.nv, model.nv);
+  if (H.rows() != model.nv || H.cols() != model.nv) H.resize(model.nv, model.nv);
   inplace::set_zero(H);
   Mat6<T> XIX;  // Xup_iᵀ IC_i Xup_i
   Mat6K<T> F;
@@ -60,10 +65,19 @@ MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
   }
   if (model.has_armature)
     for (int d = 0; d < model.nv; ++d) H(d, d) += model.armature[d];  // JointDesc::armature
+}
+
+template <class T>
+MatX<T> crba(const Model<T>& model, const VecX<T>& q) {
+  TreeWorkspace<T> ws;
+  MatX<T> H(model.nv, model.nv);
+  crba<T>(model, q, ws, H);
   return H;
 }
 
-#define RBDREF_CRBA_INSTANTIATE(EXT, T) EXT template MatX<T> crba<T>(const Model<T>&, const VecX<T>&);
+#define RBDREF_CRBA_INSTANTIATE(EXT, T)                                                 \
+  EXT template void crba<T>(const Model<T>&, const VecX<T>&, TreeWorkspace<T>&, MatX<T>&); \
+  EXT template MatX<T> crba<T>(const Model<T>&, const VecX<T>&);
 RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_CRBA_INSTANTIATE)
 
 }  // namespace rbd

@@ -35,17 +35,18 @@ struct TreeKinematics {
 // What kinematics() computes besides Xup and S (bit flags).
 enum KinematicsParts { kWorldTransforms = 1, kVelocities = 2, kAllKinematics = 3 };
 
+// Into k, whose vectors keep their storage from one call to the next (the workspace forms of the
+// algorithms, workspace.hpp: nothing allocated once k has held this model's parts).
 template <class T>
-TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
-                             int parts = kAllKinematics) {
+void kinematics_into(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, int parts, TreeKinematics<T>& k) {
   const int NB = model.NB;
   const bool world = parts & kWorldTransforms, vel = parts & kVelocities;
-  TreeKinematics<T> k;
-  k.Xup.resize(NB);
-  if (world) k.X0.resize(NB);
-  k.S.resize(NB);
-  k.S_axis.resize(NB);
-  if (vel) k.v.resize(NB), k.c.resize(NB);
+  const auto n = static_cast<size_t>(NB);
+  if (k.Xup.size() != n) k.Xup.resize(n);
+  if (world && k.X0.size() != n) k.X0.resize(n);
+  if (k.S.size() != n) k.S.resize(n);
+  if (k.S_axis.size() != n) k.S_axis.resize(n);
+  if (vel && k.v.size() != n) k.v.resize(n), k.c.resize(n);
   // The coordinate-axis shortcuts save multiplies, which is what a multiprecision scalar pays
   // for; at double and long double Eigen's vectorized 3x3 products are as fast as the indexed
   // scalar code, and RNEA measured ~10 % slower with them (docs/benchmarks.md).
@@ -75,6 +76,13 @@ TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX
     }
     k.S[i] = J.S;
   }
+}
+
+template <class T>
+TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
+                             int parts = kAllKinematics) {
+  TreeKinematics<T> k;
+  kinematics_into<T>(model, q, qd, parts, k);
   return k;
 }
 
@@ -105,7 +113,8 @@ Vec6<T> I_times_S_col(const Mat6<T>& I, const TreeKinematics<T>& k, int i, Eigen
   return I * k.S[i].col(j);
 }
 
-#define RBDREF_KINEMATICS_INSTANTIATE(EXT, T) \
+#define RBDREF_KINEMATICS_INSTANTIATE(EXT, T)                                                              \
+  EXT template void kinematics_into<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int, TreeKinematics<T>&); \
   EXT template TreeKinematics<T> kinematics<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, int);
 RBDREF_EXTERN_FOR_EACH_TREE_SCALAR(RBDREF_KINEMATICS_INSTANTIATE)
 

@@ -85,6 +85,13 @@ template <class T> VecX<T> ltdl_solve(const SparseFactor<T>& f, const VecX<T>& b
 // H x = b with H = Lᵀ L:  x = L⁻¹ L⁻ᵀ b.
 template <class T> VecX<T> ltl_solve(const SparseFactor<T>& f, const VecX<T>& b);
 
+// Workspace forms (workspace.hpp): the factor into a caller's SparseFactor, the solves in place;
+// nothing allocated once the factor has held an nv x nv matrix.
+template <class T> void ltdl(const MatX<T>& H, const std::vector<int>& lambda, SparseFactor<T>& f);
+template <class T> void solve_L_in_place(const SparseFactor<T>& f, VecX<T>& x);     // x <- L⁻¹ x
+template <class T> void solve_Lt_in_place(const SparseFactor<T>& f, VecX<T>& x);    // x <- L⁻ᵀ x
+template <class T> void ltdl_solve_in_place(const SparseFactor<T>& f, VecX<T>& x);  // x <- H⁻¹ x
+
 // ---- definitions ----
 
 template <class T>
@@ -103,11 +110,15 @@ VecX<T> SparseFactor<T>::D() const {
   return unit ? VecX<T>(LD.diagonal()) : VecX<T>(VecX<T>::Ones(LD.rows()));
 }
 
+// Workspace form: the factor into f, whose storage is kept from one call to the next (nothing
+// allocated once f has held an nv x nv factor; workspace.hpp).
 template <class T>
-SparseFactor<T> ltdl(const MatX<T>& H, const std::vector<int>& lambda) {
-  SparseFactor<T> f;
+void ltdl(const MatX<T>& H, const std::vector<int>& lambda, SparseFactor<T>& f) {
   f.LD = H;
   f.lambda = lambda;
+  f.unit = true;
+  f.ok = true;
+  f.failed_at = -1;
   MatX<T>& A = f.LD;
   const int n = static_cast<int>(A.rows());
   for (int k = n - 1; k >= 0; --k) {
@@ -125,6 +136,12 @@ SparseFactor<T> ltdl(const MatX<T>& H, const std::vector<int>& lambda) {
   // The smallest pivot, a diagnostic: an interval factor leaves it 0 (the smallest of overlapping
   // enclosures is no decision the proof needs; each pivot was proven positive above).
   if constexpr (!kIsInterval<T>) f.min_pivot = n > 0 ? A.diagonal().minCoeff() : T(0);
+}
+
+template <class T>
+SparseFactor<T> ltdl(const MatX<T>& H, const std::vector<int>& lambda) {
+  SparseFactor<T> f;
+  ltdl<T>(H, lambda, f);
   return f;
 }
 
@@ -183,7 +200,7 @@ VecX<T> mul_Lt(const SparseFactor<T>& f, VecX<T> x) {
 
 // x <- L⁻¹ x, ascending: x_i = (x_i - Σ_{j ancestor} L_ij x_j) / L_ii.
 template <class T>
-VecX<T> solve_L(const SparseFactor<T>& f, VecX<T> x) {
+void solve_L_in_place(const SparseFactor<T>& f, VecX<T>& x) {
   const auto& L = f.LD;
   const bool unit = f.unit;
   const int n = static_cast<int>(x.size());
@@ -191,26 +208,41 @@ VecX<T> solve_L(const SparseFactor<T>& f, VecX<T> x) {
     for (int j = f.lambda[i]; j >= 0; j = f.lambda[j]) x(i) -= L(i, j) * x(j);
     if (!unit) x(i) /= L(i, i);
   }
+}
+template <class T>
+VecX<T> solve_L(const SparseFactor<T>& f, VecX<T> x) {
+  solve_L_in_place<T>(f, x);
   return x;
 }
 
 // x <- L⁻ᵀ x, descending: x_i /= L_ii; then x_j -= L_ij x_i for the ancestors j of i.
 template <class T>
-VecX<T> solve_Lt(const SparseFactor<T>& f, VecX<T> x) {
+void solve_Lt_in_place(const SparseFactor<T>& f, VecX<T>& x) {
   const auto& L = f.LD;
   const bool unit = f.unit;
   for (int i = static_cast<int>(x.size()) - 1; i >= 0; --i) {
     if (!unit) x(i) /= L(i, i);
     for (int j = f.lambda[i]; j >= 0; j = f.lambda[j]) x(j) -= L(i, j) * x(i);
   }
+}
+template <class T>
+VecX<T> solve_Lt(const SparseFactor<T>& f, VecX<T> x) {
+  solve_Lt_in_place<T>(f, x);
   return x;
 }
 
+// x <- H⁻¹ x = L⁻¹ D⁻¹ L⁻ᵀ x, in place (workspace.hpp).
+template <class T>
+void ltdl_solve_in_place(const SparseFactor<T>& f, VecX<T>& x) {
+  solve_Lt_in_place<T>(f, x);             // x <- L⁻ᵀ x
+  x.array() /= f.LD.diagonal().array();   // x <- D⁻¹ x
+  solve_L_in_place<T>(f, x);              // x <- L⁻¹ x
+}
 template <class T>
 VecX<T> ltdl_solve(const SparseFactor<T>& f, const VecX<T>& b) {
-  VecX<T> x = solve_Lt<T>(f, b);           // x <- L⁻ᵀ b
-  x = x.cwiseQuotient(f.LD.diagonal());    // x <- D⁻¹ x
-  return solve_L<T>(f, x);                 // x <- L⁻¹ x
+  VecX<T> x = b;
+  ltdl_solve_in_place<T>(f, x);
+  return x;
 }
 
 template <class T>
@@ -220,7 +252,11 @@ VecX<T> ltl_solve(const SparseFactor<T>& f, const VecX<T>& b) {
 
 #define RBDREF_LTDL_INSTANTIATE(EXT, T)                                                \
   EXT template struct SparseFactor<T>;                                                 \
+  EXT template void ltdl<T>(const MatX<T>&, const std::vector<int>&, SparseFactor<T>&); \
   EXT template SparseFactor<T> ltdl<T>(const MatX<T>&, const std::vector<int>&);       \
+  EXT template void solve_L_in_place<T>(const SparseFactor<T>&, VecX<T>&);             \
+  EXT template void solve_Lt_in_place<T>(const SparseFactor<T>&, VecX<T>&);            \
+  EXT template void ltdl_solve_in_place<T>(const SparseFactor<T>&, VecX<T>&);          \
   EXT template SparseFactor<T> ltl<T>(const MatX<T>&, const std::vector<int>&);        \
   EXT template VecX<T> mul_L<T>(const SparseFactor<T>&, VecX<T>);                      \
   EXT template VecX<T> mul_Lt<T>(const SparseFactor<T>&, VecX<T>);                     \

@@ -18,23 +18,27 @@
 // As written, with three cheaper forms of the same products: the world transforms X0 are not
 // computed (kinematics without kWorldTransforms); I_i v is the rigid-body product from the 10
 // inertia parameters (rigid_inertia_times, spatial.hpp); S_i qdd_i and S_iᵀ f_i are entry reads
-// when S_i is made of unit coordinate columns (add_S_times, S_col_dot, kinematics.hpp). For the
+// when S_i is made of unit coordinate columns (add_S_times, S_col_dot, kinematics.hpp). The
+// workspace form (workspace.hpp) writes τ into the caller's vector and allocates nothing. For the
 // scalars that are not built-in, Xup a, I v, v ×* f and Xupᵀ f are computed in place
 // (spatial.hpp, kInPlace): the same operations in the same order, equal bit for bit, without a
 // temporary value per operation.
 #pragma once
 
-#include "reference/tree/kinematics.hpp"
+#include "reference/tree/workspace.hpp"
 
 namespace rbd {
 
+// Workspace form (workspace.hpp): τ into `tau` (resized to nv if it is not), scratch in ws.
 template <class T>
-VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
-             const std::vector<Force<T>>* f_ext = nullptr) {
+void rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd, TreeWorkspace<T>& ws, VecX<T>& tau,
+          const std::vector<Force<T>>* f_ext = nullptr) {
   const int NB = model.NB;
-  const TreeKinematics<T> k = kinematics<T>(model, q, qd, kVelocities);
-  std::vector<Motion<T>> a(NB);
-  std::vector<Force<T>> f(NB);
+  kinematics_into<T>(model, q, qd, kVelocities, ws.k);
+  const TreeKinematics<T>& k = ws.k;
+  if (ws.a.size() != static_cast<size_t>(NB)) ws.a.resize(static_cast<size_t>(NB)), ws.f.resize(static_cast<size_t>(NB));
+  std::vector<Motion<T>>& a = ws.a;
+  std::vector<Force<T>>& f = ws.f;
   const Motion<T> a0 = -model.a_grav();
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
@@ -46,7 +50,7 @@ VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const V
     f[i] += crf<T>(k.v[i], rigid_inertia_times<T>(I, k.v[i]));
     if (f_ext) f[i] -= (*f_ext)[i];
   }
-  VecX<T> tau(model.nv);
+  if (tau.size() != model.nv) tau.resize(model.nv);
   Force<T> fp;  // Xup_iᵀ f_i
   for (int i = NB - 1; i >= 0; --i) {
     for (int j = 0; j < model.nvi[i]; ++j) tau(model.iv[i] + j) = S_col_dot<T>(k, i, j, f[i].c);
@@ -58,6 +62,22 @@ VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const V
       f[p] += fp;
     }
   }
+}
+
+// C(q, qd) = rnea(q, qd, 0), workspace form.
+template <class T>
+void bias(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, TreeWorkspace<T>& ws, VecX<T>& C,
+          const std::vector<Force<T>>* f_ext = nullptr) {
+  if (ws.zero.size() != model.nv) ws.zero = VecX<T>::Zero(model.nv);
+  rnea<T>(model, q, qd, ws.zero, ws, C, f_ext);
+}
+
+template <class T>
+VecX<T> rnea(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& qdd,
+             const std::vector<Force<T>>* f_ext = nullptr) {
+  TreeWorkspace<T> ws;
+  VecX<T> tau(model.nv);
+  rnea<T>(model, q, qd, qdd, ws, tau, f_ext);
   return tau;
 }
 
@@ -69,6 +89,10 @@ VecX<T> bias(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
 }
 
 #define RBDREF_RNEA_INSTANTIATE(EXT, T)                                                                   \
+  EXT template void rnea<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&, TreeWorkspace<T>&, \
+                            VecX<T>&, const std::vector<Force<T>>*);                                    \
+  EXT template void bias<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, TreeWorkspace<T>&, VecX<T>&, \
+                            const std::vector<Force<T>>*);                                              \
   EXT template VecX<T> rnea<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const VecX<T>&,           \
                                const std::vector<Force<T>>*);                                           \
   EXT template VecX<T> bias<T>(const Model<T>&, const VecX<T>&, const VecX<T>&, const std::vector<Force<T>>*);
