@@ -30,7 +30,7 @@ struct TreeWorkspace {
   // Sizes every member for m, so that no call allocates (the constructor does it).
   void reserve(const Model<T>& m) {
     const auto n = static_cast<size_t>(m.NB);
-    kinematics_into<T>(m, VecX<T>::Zero(m.nq), VecX<T>::Zero(m.nv), kVelocities, k);
+    k.Xup.resize(n), k.S.resize(n), k.S_axis.resize(n), k.v.resize(n), k.c.resize(n);
     a.resize(n), f.resize(n), Ic.resize(n), U.resize(n), Dinv.resize(n), u.resize(n);
     zero = VecX<T>::Zero(m.nv);
   }
