@@ -166,7 +166,8 @@ double to_double(const T& x) {
 // sin θ and cos θ together, for the joint rotations (spatial.hpp: rotx/roty/rotz, Rodrigues),
 // which need both and where, at the multiprecision scalars, the series are most of the cost of
 // the kinematics. Per scalar:
-//   double, long double   the C library's sin and cos (GCC makes them one sincos call);
+//   double, long double   the C library's sincos and sincosl: one call, the values of its sin
+//                         and cos (glibc computes both alike: 2·10⁷ arguments, no difference);
 //   float128              libquadmath's sincosq;
 //   mpfr, mpfr50          mpfr_sin_cos: both correctly rounded, from one evaluation (the same
 //                         values as Boost's sin and cos, which call mpfr_sin and mpfr_cos);
@@ -183,14 +184,8 @@ double to_double(const T& x) {
 //                         exact values (measured against 2·digits + 20; the bound of the test is
 //                         2 units for the whole sin_cos). Beyond |θ| = 10^digits, where that
 //                         reduction is no longer exact enough, MPFR's (detail::sin_cos_by_mpfr).
-inline void sin_cos(double th, double& s, double& c) {
-  s = std::sin(th);
-  c = std::cos(th);
-}
-inline void sin_cos(long double th, long double& s, long double& c) {
-  s = std::sin(th);
-  c = std::cos(th);
-}
+inline void sin_cos(double th, double& s, double& c) { ::sincos(th, &s, &c); }
+inline void sin_cos(long double th, long double& s, long double& c) { ::sincosl(th, &s, &c); }
 inline void sin_cos(const float128& th, float128& s, float128& c) {
   __float128 sv, cv;
   sincosq(th.backend().value(), &sv, &cv);

@@ -283,6 +283,12 @@ struct Xform {
       transpose_into_expr(f, out);
     }
   }
+  // Every column of a 6 x k block of force vectors taken to the parent's coordinates, in place:
+  // column by column the same products as transpose_into (CRBA's F of a subtree, crba.hpp).
+  template <class M>
+  RBDREF_HOT void transpose_cols_into(M&& F) const {
+    for (Eigen::Index c = 0; c < F.cols(); ++c) transpose_into(F.col(c), F.col(c));
+  }
   template <class In, class Out>
   RBDREF_HOT void transpose_into_expr(const In& f, Out&& out) const {
     const Vec3<T> fl = E.transpose() * f.template tail<3>();

@@ -33,6 +33,7 @@ struct TreeWorkspace {
     k.Xup.resize(n), k.S.resize(n), k.S_axis.resize(n), k.v.resize(n), k.c.resize(n);
     a.resize(n), f.resize(n), Ic.resize(n), U.resize(n), Dinv.resize(n), u.resize(n);
     zero = VecX<T>::Zero(m.nv);
+    F.resize(6, m.nv), subtree_end.resize(n), subtree_count.resize(n);
   }
   TreeKinematics<T> k;           // Xup, S, v, c of the current call (kinematics.hpp)
   std::vector<Motion<T>> a;      // body accelerations (RNEA, ABA's third pass)
@@ -41,6 +42,8 @@ struct TreeWorkspace {
   std::vector<Mat6K<T>> U;       // ABA: U_i = IA_i S_i
   std::vector<MatK<T>> Dinv;     // ABA: D_i⁻¹
   std::vector<VecK<T>> u;        // ABA: u_i = τ_i - S_iᵀ pA_i
+  Eigen::Matrix<T, 6, Eigen::Dynamic> F;  // CRBA: IC_j S_j of the subtree's DoFs, in the current body's coordinates (6 x nv)
+  std::vector<int> subtree_end, subtree_count;  // CRBA: one past the last DoF of body i's subtree, its DoFs (NB)
   int failed_at = -1;            // ABA: the body whose D_i was not positive-definite, else -1
   VecX<T> zero;                  // nv zeros: q̈ of bias(), q̇ of crba()'s kinematics
 };
