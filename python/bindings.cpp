@@ -11,6 +11,7 @@
 // status 2; a model problem rbdref.ModelError; an engine that refuses a model rbdref.EngineError.
 // Long computations release the GIL.
 #include "engines/adapter.hpp"
+#include "engines/values.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/files.hpp"
 #include "io/input_error.hpp"
@@ -20,6 +21,7 @@
 #include "reference/tree/errors.hpp"
 #include "reports/compare.hpp"
 #include "reports/eval_document.hpp"
+#include "reports/reference_of.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -35,18 +37,12 @@ namespace rbd::python {
 
 namespace {
 
-// The reference quantity `name` of a sample: a tree quantity (H, C, ...), "loops.X", "contacts.X",
-// or an engine-output name (tau_c, lambda, contact_lambda, ...: what compare scores it against).
+// The reference quantity `name` of a sample: "loops.X", "contacts.X", or what compare scores an
+// engine quantity against (reports/reference_of.hpp: H, C, ..., tau_c, contact_lambda, ...).
 const Quantity* reference_quantity(const Sample& s, const std::string& name) {
   if (name.rfind("loops.", 0) == 0) return s.ref.find_loop(name.substr(6));
   if (name.rfind("contacts.", 0) == 0) return s.ref.find_contact(name.substr(9));
-  if (name == "tau_c" || name == "lambda") return s.ref.find_loop(name);
-  if (name == "contact_lambda") return s.ref.find_contact("lambda");
-  if (name == "contact_qdd") return s.ref.find_contact("qdd");
-  if (name == "contact_tau_c") return s.ref.find_contact("tau_c");
-  if (name == "impact_lambda") return s.ref.find_contact("impact.lambda");
-  if (name == "impact_qd_plus") return s.ref.find_contact("impact.qd_plus");
-  return s.ref.find(name);
+  return reference_of(s, name);
 }
 
 py::array_t<double> array_of(const std::vector<double>& v) {
@@ -128,13 +124,7 @@ struct PyEngineOutput {
     if (!fs)
       throw InputError("EngineOutput", "add", "'" + id + "' is not a sample of the fixture " + fixture_path + " (it has " +
                                                   f->samples.front().id + " .. " + f->samples.back().id + ")");
-    EngineSample s;
-    s.id = id;
-    for (double x : fs->q) s.q.push_back(Num::exact(x));
-    for (double x : fs->qd) s.qd.push_back(Num::exact(x));
-    for (double x : fs->qdd) s.qdd.push_back(Num::exact(x));
-    for (double x : fs->tau) s.tau.push_back(Num::exact(x));
-    e.samples.push_back(std::move(s));
+    e.samples.push_back(engine_sample_of(*fs));  // the fixture's inputs, as the engine ran them
     return e.samples.back();
   }
 
@@ -253,21 +243,25 @@ PyFixture fixture_from(const py::object& obj) {
   return PyFixture{std::make_shared<Fixture>(read_fixture_file(path)), path};
 }
 
+// An engine output given as an EngineOutput object (its file: where it was last written) or as a
+// path, read into `storage`; `file` receives the name reports use.
+const EngineOutput* engine_output_from(const py::object& output, EngineOutput& storage, std::string& file) {
+  if (py::isinstance<PyEngineOutput>(output)) {
+    const PyEngineOutput& o = output.cast<const PyEngineOutput&>();
+    file = o.written.empty() ? "(EngineOutput " + o.e.engine + ", not written)" : o.written;
+    return &o.e;
+  }
+  file = py::str(output).cast<std::string>();
+  storage = read_engine_output_file(file);
+  return &storage;
+}
+
 // compare(fixture, output, tolerances) → (report JSON, summary, JUnit XML, passed)
 py::tuple compare_py(const py::object& fixture, const py::object& output, const std::map<std::string, double>& tol_overrides) {
   const PyFixture fx = fixture_from(fixture);
   EngineOutput file_output;
-  const EngineOutput* e = nullptr;
   std::string engine_file;
-  if (py::isinstance<PyEngineOutput>(output)) {
-    const PyEngineOutput& o = output.cast<const PyEngineOutput&>();
-    e = &o.e;
-    engine_file = o.written.empty() ? "(EngineOutput " + o.e.engine + ", not written)" : o.written;
-  } else {
-    engine_file = py::str(output).cast<std::string>();
-    file_output = read_engine_output_file(engine_file);
-    e = &file_output;
-  }
+  const EngineOutput* e = engine_output_from(output, file_output, engine_file);
   Tolerances tol = Tolerances::defaults(e->epsilon(engine_file));
   for (const auto& [q, rel] : tol_overrides) {
     std::ostringstream spec;
@@ -285,17 +279,8 @@ py::tuple compare_py(const py::object& fixture, const py::object& output, const 
 
 py::tuple check_py(const py::object& output, const py::object& fixture) {
   EngineOutput file_output;
-  const EngineOutput* e = nullptr;
   std::string engine_file;
-  if (py::isinstance<PyEngineOutput>(output)) {
-    const PyEngineOutput& o = output.cast<const PyEngineOutput&>();
-    e = &o.e;
-    engine_file = o.written.empty() ? "(EngineOutput " + o.e.engine + ", not written)" : o.written;
-  } else {
-    engine_file = py::str(output).cast<std::string>();
-    file_output = read_engine_output_file(engine_file);
-    e = &file_output;
-  }
+  const EngineOutput* e = engine_output_from(output, file_output, engine_file);
   std::optional<PyFixture> fx;
   if (!fixture.is_none()) fx = fixture_from(fixture);
   Report r;

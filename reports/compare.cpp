@@ -4,6 +4,8 @@
 // measured error is the engine's, not a rounding of either side. Doubles hold only the final
 // errors that are reported.
 #include "reports/compare.hpp"
+#include "reports/reference_of.hpp"
+#include "io/numbers.hpp"
 #include "io/quantities.hpp"
 #include "io/text.hpp"
 
@@ -41,17 +43,6 @@ double parse_kappa(const std::string& text) {
 void entry_of(int k, int cols, int& row, int& col) {
   row = cols > 0 ? k / cols : k;
   col = cols > 0 ? k % cols : 0;
-}
-
-// The reference quantity an engine quantity is scored against (null when the sample has none).
-const Quantity* reference_of(const Sample& fs, const std::string& name) {
-  if (name == "tau_c" || name == "lambda") return fs.ref.find_loop(name);
-  if (name == "contact_lambda") return fs.ref.find_contact("lambda");
-  if (name == "contact_qdd") return fs.ref.find_contact("qdd");
-  if (name == "contact_tau_c") return fs.ref.find_contact("tau_c");
-  if (name == "impact_lambda") return fs.ref.find_contact("impact.lambda");
-  if (name == "impact_qd_plus") return fs.ref.find_contact("impact.qd_plus");
-  return fs.ref.find(name);
 }
 
 // The names of a model's rigid contacts (no stiffness, no damping), in model order: the order of
@@ -700,10 +691,10 @@ SampleScore score_quantity(const Fixture& f, const std::string& sample, const st
   e.dofs = f.dofs;
   EngineSample es;
   es.id = sample;
-  for (double x : fs->q) es.q.push_back(Num::exact(x));
-  for (double x : fs->qd) es.qd.push_back(Num::exact(x));
-  for (double x : fs->qdd) es.qdd.push_back(Num::exact(x));
-  for (double x : fs->tau) es.tau.push_back(Num::exact(x));
+  es.q = exact_nums(fs->q);
+  es.qd = exact_nums(fs->qd);
+  es.qdd = exact_nums(fs->qdd);
+  es.tau = exact_nums(fs->tau);
   NumMatrix m;
   const int nv = static_cast<int>(f.dofs.size()), n = static_cast<int>(values.size());
   if (is_matrix_quantity(quantity) && n == nv * nv) m.rows = m.cols = nv;
