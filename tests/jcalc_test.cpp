@@ -102,9 +102,10 @@ TYPED_TEST(JcalcTyped, UnitAxisSubspaceIsRecorded) {
   Rand r;
   for (JointType t : {JointType::Revolute, JointType::Prismatic, JointType::Helical, JointType::Cylindrical,
                       JointType::Planar, JointType::Spherical, JointType::Free, JointType::Fixed}) {
-    for (int ax = 0; ax < 4; ++ax) {  // x, y, z, and a random axis
+    for (int ax = 0; ax < 7; ++ax) {  // x, y, z, -x, -y, -z, and a random axis
       Joint<T> j = random_joint<T>(t, r);
       if (ax < 3) j.axis = Vec3<T>::Unit(ax);
+      if (ax >= 3 && ax < 6) j.axis = Vec3<T>(-Vec3<T>::Unit(ax - 3));
       std::vector<T> q, qd;
       random_q<T>(t, r, q, qd);
       const JointKinematics<T> J = jcalc<T>(j, q.data(), qd.data());
@@ -120,6 +121,37 @@ TYPED_TEST(JcalcTyped, UnitAxisSubspaceIsRecorded) {
       VecK<T> qdv(n);
       for (Eigen::Index k = 0; k < n; ++k) qdv(k) = qd[k];
       EXPECT_EQ(max_abs(Vec6<T>(J.vJ.c - J.S * qdv)), 0.0);
+    }
+  }
+}
+
+// The short route of a revolute joint about +e_k (kinematics.hpp): coordinate_revolute_axis names
+// exactly these joints, and coordinate_revolute_compose(k, θ, Xtree) is bit for bit jcalc's XJ
+// composed with Xtree (compose_coordinate_rotation, and the full product XJ Xtree: E's other
+// entries are exact zeros and ones).
+TYPED_TEST(JcalcTyped, CoordinateRevoluteRouteIsJcalcComposed) {
+  using T = TypeParam;
+  Rand r;
+  for (int ax = 0; ax < 7; ++ax) {
+    Joint<T> j;
+    j.type = JointType::Revolute;
+    j.axis = ax < 3 ? Vec3<T>(Vec3<T>::Unit(ax)) : ax < 6 ? Vec3<T>(-Vec3<T>::Unit(ax - 3)) : random_joint<T>(JointType::Revolute, r).axis;
+    EXPECT_EQ(coordinate_revolute_axis<T>(j), ax < 3 ? ax : -1) << "axis " << ax;
+    Joint<T> p = j;
+    p.type = JointType::Prismatic;
+    EXPECT_EQ(coordinate_revolute_axis<T>(p), -1);
+    if (ax >= 3) continue;
+    for (const T th : {T(7) / T(10), T(-23) / T(10), T(12345) / T(7)}) {
+      const Xform<T> Xtree(axis_angle<T>(random_joint<T>(JointType::Revolute, r).axis, T(r(-3, 3))).transpose(), r.vec3<T>());
+      const T zero(0);
+      const JointKinematics<T> J = jcalc<T>(j, &th, &zero);
+      ASSERT_EQ(J.XJ_axis, ax);
+      Xform<T> X;
+      coordinate_revolute_compose<T>(ax, th, Xtree, X);
+      const Xform<T> viaJ = J.XJ.compose_coordinate_rotation(ax, Xtree), full = J.XJ * Xtree;
+      EXPECT_EQ(max_abs(Mat3<T>(X.E - viaJ.E)), 0.0) << "axis " << ax;
+      EXPECT_EQ(max_abs(Mat3<T>(X.E - full.E)), 0.0) << "axis " << ax;
+      EXPECT_EQ(max_abs(Vec3<T>(X.r - full.r)), 0.0) << "axis " << ax;
     }
   }
 }

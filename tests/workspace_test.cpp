@@ -10,6 +10,7 @@
 #include "reference/tree/ltdl.hpp"
 #include "reference/tree/rnea.hpp"
 #include "tests/test_paths.hpp"
+#include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,43 @@ void expect_same(const MatX<T>& a, const MatX<T>& b, const std::string& what) {
   for (Eigen::Index i = 0; i < a.rows(); ++i)
     for (Eigen::Index j = 0; j < a.cols(); ++j) ASSERT_TRUE(a(i, j) == b(i, j)) << what << " (" << i << ", " << j << ")";
 }
+
+// kinematics_into's short route for revolute joints about +e_k (kinematics.hpp) against the
+// book's route for every body: jcalc, Xup = XJ Xtree, v = Xup v_λ + vJ, c = cJ + v × vJ (crm),
+// bit for bit, on models with such joints (humanoid, Panda), others (all_joints) and a free base.
+template <class T>
+void kinematics_short_route_is_the_books() {
+  for (const char* file : {"humanoid.json", "panda.json", "all_joints.json"}) {
+    const ModelDesc d = load_model(std::string(kSourceDir) + "/fixtures/models/" + file).desc;
+    const Model<T> m = build_model<T>(d);
+    int short_route = 0;
+    for (int i = 0; i < m.NB; ++i) short_route += coordinate_revolute_axis<T>(m.joint[i]) >= 0;
+    if (std::string(file) != "all_joints.json") EXPECT_GT(short_route, 0) << file;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const RandomState s = random_state(build_model<double>(d), seed);
+      const VecX<T> q = vec<T>(s.q), qd = vec<T>(s.qd);
+      const TreeKinematics<T> k = kinematics<T>(m, q, qd);
+      for (int i = 0; i < m.NB; ++i) {
+        const std::string at = std::string(file) + " seed " + std::to_string(seed) + " body " + m.body_name[i];
+        const JointKinematics<T> J = jcalc<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i]);
+        const int p = m.parent[i];
+        const Xform<T> Xup = J.XJ * m.Xtree[i];
+        const Motion<T> v = p < 0 ? J.vJ : Motion<T>(Xup.apply_expr(k.v[p]) + J.vJ);
+        const Motion<T> c = J.cJ + crm<T>(v, J.vJ);
+        EXPECT_TRUE(max_abs(Mat3<T>(k.Xup[i].E - Xup.E)) == 0 && max_abs(Vec3<T>(k.Xup[i].r - Xup.r)) == 0) << "Xup, " << at;
+        const Xform<T> X0 = p < 0 ? Xup : Xform<T>(Xup * k.X0[p]);
+        EXPECT_TRUE(max_abs(Mat3<T>(k.X0[i].E - X0.E)) == 0 && max_abs(Vec3<T>(k.X0[i].r - X0.r)) == 0) << "X0, " << at;
+        EXPECT_TRUE(max_abs(Vec6<T>(k.v[i].c - v.c)) == 0) << "v, " << at;
+        EXPECT_TRUE(max_abs(Vec6<T>(k.c[i].c - c.c)) == 0) << "c, " << at;
+        ASSERT_EQ(k.S[i].cols(), J.S.cols()) << at;
+        EXPECT_TRUE(max_abs(Mat6K<T>(k.S[i] - J.S)) == 0) << "S, " << at;
+        EXPECT_EQ(k.S_axis[i], J.S_axis) << at;
+      }
+    }
+  }
+}
+TEST(Workspace, KinematicsShortRouteIsTheBooksDouble) { kinematics_short_route_is_the_books<double>(); }
+TEST(Workspace, KinematicsShortRouteIsTheBooksBin50) { kinematics_short_route_is_the_books<bin50>(); }
 
 template <class T>
 void reuse_matches_allocating_forms() {

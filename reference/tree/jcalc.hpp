@@ -174,24 +174,65 @@ void set_column_lin(Mat6K<T>& S, Eigen::Index j, const Vec3<T>& lin) {
 // k when a = ±e_k exactly (sign in *sign), else -1.
 template <class T>
 int coordinate_axis(const Vec3<T>& a, int* sign) {
-  for (int k = 0; k < 3; ++k)
-    if (a((k + 1) % 3) == 0 && a((k + 2) % 3) == 0 && (a(k) == 1 || a(k) == -1)) {
-      *sign = a(k) == 1 ? 1 : -1;
-      return k;
-    }
-  return -1;
+  const bool z0 = a(0) == 0, z1 = a(1) == 0, z2 = a(2) == 0;
+  const int k = z1 && z2 ? 0 : z0 && z2 ? 1 : z0 && z1 ? 2 : -1;
+  if (k < 0 || !(a(k) == 1 || a(k) == -1)) return -1;
+  *sign = a(k) == 1 ? 1 : -1;
+  return k;
 }
 // E = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (about -e_k by
 // θ is about e_k by -θ), Rodrigues otherwise. *axis = k in the first case, else -1.
 template <class T>
-void revolute_E(const Vec3<T>& a, const T& th, int* axis, Mat3<T>& E) {
-  int sign = 1;
-  *axis = coordinate_axis<T>(a, &sign);
-  if (*axis < 0) E = axis_angle<T>(a, th).transpose();
-  else if (sign > 0) coordinate_rotation_E_into<T>(*axis, th, E);
-  else coordinate_rotation_E_into<T>(*axis, T(-th), E);
+void revolute_E(const Vec3<T>& a, const T& th, int axis, int sign, Mat3<T>& E) {
+  if (axis < 0) E = axis_angle<T>(a, th).transpose();
+  else if (sign > 0) coordinate_rotation_E_into<T>(axis, th, E);
+  else coordinate_rotation_E_into<T>(axis, T(-th), E);
 }
 }  // namespace detail
+
+// A revolute joint about +e_k exactly (k = coordinate_revolute_axis(jt) >= 0; -1 for every other
+// joint), the commonest joint of URDF models, with its transform composed: Xup = XJ Xtree for
+// XJ = rot(E), E Featherstone's rotx/roty/rotz(θ) (RBDA table 2.2), written from cos θ and sin θ
+// without forming E. jcalc_into gives this joint S = e_k, vJ = θ̇ e_k, cJ = 0 and XJ_axis = k, and
+// Xup here is Xform::compose_coordinate_rotation(k, Xtree) of that XJ, the same operations on the
+// same values: kinematics_into (kinematics.hpp) takes this path for these joints at every scalar,
+// with the same numbers as jcalc_into followed by the composition (tests/kinematics_test.cpp).
+template <class T>
+int coordinate_revolute_axis(const Joint<T>& jt) {
+  if (jt.type != JointType::Revolute) return -1;
+  int sign = 1;
+  const int k = detail::coordinate_axis<T>(jt.axis, &sign);
+  return sign > 0 ? k : -1;
+}
+namespace detail {
+template <int k, class T>
+void coordinate_revolute_rows(const T& c, const T& s, const T& ms, const Xform<T>& Xtree, Xform<T>& Xup) {
+  constexpr int i = (k + 1) % 3, j = (k + 2) % 3;  // E = [row k: e_k; row i: (c, s) on (i, j); row j: (-s, c)]
+  // Row k of Xtree.E stays; rows i and j: E(i,i) o_i + E(i,j) o_j and E(j,i) o_i + E(j,j) o_j.
+  T t;
+  for (int col = 0; col < 3; ++col) {
+    Xup.E(k, col) = Xtree.E(k, col);
+    mul_to(Xup.E(i, col), c, Xtree.E(i, col));
+    mul_to(t, s, Xtree.E(j, col));
+    add_to(Xup.E(i, col), Xup.E(i, col), t);
+    mul_to(Xup.E(j, col), ms, Xtree.E(i, col));
+    mul_to(t, c, Xtree.E(j, col));
+    add_to(Xup.E(j, col), Xup.E(j, col), t);
+  }
+  Xup.r = Xtree.r;
+}
+}  // namespace detail
+template <class T>
+void coordinate_revolute_compose(int k, const T& th, const Xform<T>& Xtree, Xform<T>& Xup) {
+  T s, c, ms;
+  sin_cos(th, s, c);
+  neg_to(ms, s);
+  switch (k) {  // the axis as a template argument: constant row indices
+    case 0: detail::coordinate_revolute_rows<0, T>(c, s, ms, Xtree, Xup); break;
+    case 1: detail::coordinate_revolute_rows<1, T>(c, s, ms, Xtree, Xup); break;
+    default: detail::coordinate_revolute_rows<2, T>(c, s, ms, Xtree, Xup); break;
+  }
+}
 
 template <class T>
 JointKinematics<T> jcalc(const Joint<T>& jt, const T* q, const T* qd) {
@@ -215,15 +256,23 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
   const Vec3<T>& a = jt.axis;
   switch (jt.type) {
     case JointType::Revolute: {
-      detail::revolute_E<T>(a, q[0], &k.XJ_axis, k.XJ.E);  // rot(E): r stays 0
+      int sign = 1;
+      k.XJ_axis = detail::coordinate_axis<T>(a, &sign);
+      detail::revolute_E<T>(a, q[0], k.XJ_axis, sign, k.XJ.E);  // rot(E): r stays 0
       k.S.resize(6, 1);
       detail::set_column_ang<T>(k.S, 0, a);
+      if (k.XJ_axis >= 0 && sign > 0) k.S_axis = k.XJ_axis;  // S = [e_k; 0]
       break;
     }
     case JointType::Prismatic:
       k.XJ = Xform<T>::xlt(Vec3<T>(q[0] * a));
       k.S.resize(6, 1);
       detail::set_column_lin<T>(k.S, 0, a);
+      {
+        int sign = 1;
+        const int ax = detail::coordinate_axis<T>(a, &sign);
+        if (ax >= 0 && sign > 0) k.S_axis = 3 + ax;  // S = [0; e_k]
+      }
       break;
     case JointType::Helical:
       // rot and xlt commute here: the shift is along the rotation axis.
@@ -255,17 +304,22 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
       k.S.resize(6, 3);
       k.S.setZero();
       k.S.template topRows<3>().setIdentity();
+      k.S_axis = 0;  // S = [e_0 e_1 e_2]
       break;
     case JointType::Free:
       k.XJ = Xform<T>(quat_to_R<T>(q[0], q[1], q[2], q[3]).transpose(), Vec3<T>(q[4], q[5], q[6]));
       k.S = Mat6<T>::Identity();
+      k.S_axis = 0;  // S = [e_0 … e_5]
       break;
     case JointType::Fixed:
       k.S.resize(6, 0);
       break;
   }
+  // S_axis was set above for the types whose S is fixed by their axis; the others' S is read.
+  const bool S_axis_known = jt.type == JointType::Revolute || jt.type == JointType::Prismatic ||
+                            jt.type == JointType::Spherical || jt.type == JointType::Free || jt.type == JointType::Fixed;
   const Eigen::Index n = k.S.cols();
-  if (n > 0) {  // S_axis: the row of column 0's entry 1, if S is then [e_k … e_{k+n-1}]
+  if (n > 0 && !S_axis_known) {  // S_axis: the row of column 0's entry 1, if S is then [e_k … e_{k+n-1}]
     int a = 0;
     while (a < 6 && k.S(a, 0) != 1) ++a;
     bool unit = a + n <= 6;

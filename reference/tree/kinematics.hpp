@@ -11,6 +11,11 @@
 //                                          crm_unit when S_i = e_a: exactly the same product)
 // Preconditions: q has nq entries, qd has nv entries (zero vector for position-only use).
 //
+// A revolute joint about +e_k (coordinate_revolute_axis, jcalc.hpp: the commonest joint of URDF
+// models) takes a shorter route to the same numbers: S = e_k, vJ = θ̇ e_k, cJ = 0 are known, and
+// Xup_i comes from cos θ, sin θ and Xtree_i directly (coordinate_revolute_compose), the operations
+// of compose_coordinate_rotation without forming XJ, so jcalc is not called for it.
+//
 // RNEA, CRBA and ABA read only Xup, S (and v, c): they pass parts without kWorldTransforms (X0 is
 // then left empty), and CRBA without kVelocities (v, c left empty).
 #pragma once
@@ -52,9 +57,34 @@ void kinematics_into(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   // scalar code, and RNEA measured ~10 % slower with them (docs/benchmarks.md).
   constexpr bool kShortcuts = !std::is_floating_point<T>::value;
   JointKinematics<T> J;  // one for every body (jcalc_into replaces all of it)
+  Motion<T> vJ;          // a revolute joint's θ̇ e_k, and 0 between them
+  inplace::set_zero(vJ.c);
   for (int i = 0; i < NB; ++i) {
-    jcalc_into<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i], J);
     const int p = model.parent[i];
+    const int rk = coordinate_revolute_axis<T>(model.joint[i]);
+    if (rk >= 0) {  // revolute about +e_k: S = e_k, vJ = θ̇ e_k, cJ = 0 (jcalc.hpp)
+      coordinate_revolute_compose<T>(rk, q(model.iq[i]), model.Xtree[i], k.Xup[i]);
+      if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
+      k.S_axis[i] = rk;
+      k.S[i].resize(6, 1);
+      inplace::set_zero(k.S[i]);
+      k.S[i](rk, 0) = 1;
+      if (vel) {  // as below, with vJ = θ̇ e_k and cJ = 0
+        const T& qdi = qd(model.iv[i]);
+        vJ.c(rk) = qdi;
+        if (p < 0) {
+          k.v[i] = vJ;
+        } else {
+          k.Xup[i].apply_into(k.v[p], k.v[i]);
+          k.v[i] += vJ;
+        }
+        vJ.c(rk) = 0;  // vJ is 0 again: cJ
+        crm_unit_into<T>(k.v[i], rk, qdi, k.c[i]);
+        k.c[i] += vJ;
+      }
+      continue;
+    }
+    jcalc_into<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i], J);
     if (kShortcuts && J.XJ_axis >= 0) J.XJ.compose_coordinate_rotation_into(J.XJ_axis, model.Xtree[i], k.Xup[i]);
     else k.Xup[i] = J.XJ * model.Xtree[i];
     if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
