@@ -120,11 +120,19 @@ bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<
       if constexpr (kInPlace<T>) {  // the same sums in Eigen's order (spatial.hpp, inplace)
         inplace::sub_product_6k_k6<T>(Ia, s1, s2, U[i], DinvUt);
         inplace::add_mat6_vec<T>(pa.c, s1, s2, s3, Ia, k.c[i].c);
+        pa.c.noalias() += DinvUt.transpose() * u[i];
+      } else if (ni == 1) {
+        // The products of the general case at fixed sizes (each entry of U D⁻¹Uᵀ and of D⁻¹Uᵀ u
+        // is one product, so the numbers are the same).
+        const Vec6<T> U0 = U[i].col(0), W0 = DinvUt.row(0).transpose();
+        Ia.noalias() -= U0 * W0.transpose();
+        pa.c.noalias() += Ia * k.c[i].c;
+        pa.c.noalias() += W0 * u[i](0);
       } else {
         Ia.noalias() -= U[i] * DinvUt;
         pa.c.noalias() += Ia * k.c[i].c;
+        pa.c.noalias() += DinvUt.transpose() * u[i];
       }
-      pa.c.noalias() += DinvUt.transpose() * u[i];
       transform_articulated_inertia_to_parent_into<T>(k.Xup[i], Ia, XIX);
       IA[p] += XIX;
       k.Xup[i].transpose_into(pa.c, fp.c);
