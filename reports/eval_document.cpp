@@ -49,7 +49,7 @@ std::vector<int> parse_actuated(const std::string& spec, const Model<double>& la
 
 CertifiedEvaluation evaluate_certified(const LoadedModel& lm, const StateDesc& state, const Precision& p,
                                        const std::vector<int>& actuated, bool impact, const std::string& model_file) {
-  CertifiedEvaluation out{Evaluation(), p, p.check(), {}};
+  CertifiedEvaluation out{Evaluation(), p, p.check(), {}, {}};
   Evaluation& ev = out.ev;
   Evaluation hi;
   const Precision& pc = out.check_precision;
