@@ -1,7 +1,9 @@
 // The workspace forms of the tree algorithms (reference/tree/workspace.hpp): one workspace reused
 // across states, models' sizes and a failed ABA gives, call after call, exactly (bit for bit) what
 // the allocating forms give for that state; outputs of the wrong size are resized. That nothing is
-// allocated per call is tests/alloc_test.cpp's (its own binary: it replaces malloc).
+// allocated per call is tests/alloc_test.cpp's (its own binary: it replaces malloc). And the
+// kinematics' short route for revolute joints about +e_k, which the workspace forms run on,
+// against the book's route.
 #include "checks/random_model.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/model_io.hpp"

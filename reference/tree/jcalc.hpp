@@ -180,8 +180,16 @@ int coordinate_axis(const Vec3<T>& a, int* sign) {
   *sign = a(k) == 1 ? 1 : -1;
   return k;
 }
-// E = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (about -e_k by
-// θ is about e_k by -θ), Rodrigues otherwise. *axis = k in the first case, else -1.
+// k when a = +e_k exactly, else -1.
+template <class T>
+int positive_coordinate_axis(const Vec3<T>& a) {
+  int sign = 1;
+  const int k = coordinate_axis<T>(a, &sign);
+  return sign > 0 ? k : -1;
+}
+// E = R(a, θ)ᵀ of a revolute joint: Featherstone's rotx/roty/rotz when a = ±e_k (axis = k = the
+// coordinate_axis of a, with its sign; about -e_k by θ is about e_k by -θ), Rodrigues otherwise
+// (axis = -1).
 template <class T>
 void revolute_E(const Vec3<T>& a, const T& th, int axis, int sign, Mat3<T>& E) {
   if (axis < 0) E = axis_angle<T>(a, th).transpose();
@@ -196,13 +204,11 @@ void revolute_E(const Vec3<T>& a, const T& th, int axis, int sign, Mat3<T>& E) {
 // without forming E. jcalc_into gives this joint S = e_k, vJ = θ̇ e_k, cJ = 0 and XJ_axis = k, and
 // Xup here is Xform::compose_coordinate_rotation(k, Xtree) of that XJ, the same operations on the
 // same values: kinematics_into (kinematics.hpp) takes this path for these joints at every scalar,
-// with the same numbers as jcalc_into followed by the composition (tests/kinematics_test.cpp).
+// with the same numbers as jcalc_into followed by the composition (tests/jcalc_test.cpp,
+// tests/workspace_test.cpp).
 template <class T>
 int coordinate_revolute_axis(const Joint<T>& jt) {
-  if (jt.type != JointType::Revolute) return -1;
-  int sign = 1;
-  const int k = detail::coordinate_axis<T>(jt.axis, &sign);
-  return sign > 0 ? k : -1;
+  return jt.type == JointType::Revolute ? detail::positive_coordinate_axis<T>(jt.axis) : -1;
 }
 namespace detail {
 template <int k, class T>
@@ -254,6 +260,7 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
   k.S_axis = -1;
   k.XJ_axis = -1;
   const Vec3<T>& a = jt.axis;
+  bool read_S = false;  // S_axis from the S written (below), for the types that do not set it here
   switch (jt.type) {
     case JointType::Revolute: {
       int sign = 1;
@@ -268,23 +275,21 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
       k.XJ = Xform<T>::xlt(Vec3<T>(q[0] * a));
       k.S.resize(6, 1);
       detail::set_column_lin<T>(k.S, 0, a);
-      {
-        int sign = 1;
-        const int ax = detail::coordinate_axis<T>(a, &sign);
-        if (ax >= 0 && sign > 0) k.S_axis = 3 + ax;  // S = [0; e_k]
-      }
+      if (const int ax = detail::positive_coordinate_axis<T>(a); ax >= 0) k.S_axis = 3 + ax;  // S = [0; e_k]
       break;
     case JointType::Helical:
       // rot and xlt commute here: the shift is along the rotation axis.
       k.XJ = Xform<T>(axis_angle<T>(a, q[0]).transpose(), Vec3<T>(jt.pitch * q[0] * a));
       k.S.resize(6, 1);
       detail::set_column<T>(k.S, 0, a, Vec3<T>(jt.pitch * a));
+      read_S = true;
       break;
     case JointType::Cylindrical:
       k.XJ = Xform<T>(axis_angle<T>(a, q[0]).transpose(), Vec3<T>(q[1] * a));
       k.S.resize(6, 2);
       detail::set_column_ang<T>(k.S, 0, a);
       detail::set_column_lin<T>(k.S, 1, a);
+      read_S = true;
       break;
     case JointType::Planar: {
       const Vec3<T> w = a.cross(jt.u);
@@ -297,6 +302,7 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
       // S̊ qd: only the translation columns turn with θ; d/dt(E) = -θ̇ n× E, and E n× = n× E.
       const Vec3<T> vlin = E * (qd[0] * jt.u + qd[1] * w);
       k.cJ.c.template tail<3>() = -qd[2] * a.cross(vlin);  // angular part stays 0
+      read_S = true;
       break;
     }
     case JointType::Spherical:
@@ -315,11 +321,8 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
       k.S.resize(6, 0);
       break;
   }
-  // S_axis was set above for the types whose S is fixed by their axis; the others' S is read.
-  const bool S_axis_known = jt.type == JointType::Revolute || jt.type == JointType::Prismatic ||
-                            jt.type == JointType::Spherical || jt.type == JointType::Free || jt.type == JointType::Fixed;
   const Eigen::Index n = k.S.cols();
-  if (n > 0 && !S_axis_known) {  // S_axis: the row of column 0's entry 1, if S is then [e_k … e_{k+n-1}]
+  if (n > 0 && read_S) {  // S_axis: the row of column 0's entry 1, if S is then [e_k … e_{k+n-1}]
     int a = 0;
     while (a < 6 && k.S(a, 0) != 1) ++a;
     bool unit = a + n <= 6;

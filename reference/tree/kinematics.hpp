@@ -57,54 +57,49 @@ void kinematics_into(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   // scalar code, and RNEA measured ~10 % slower with them (docs/benchmarks.md).
   constexpr bool kShortcuts = !std::is_floating_point<T>::value;
   JointKinematics<T> J;  // one for every body (jcalc_into replaces all of it)
-  Motion<T> vJ;          // a revolute joint's θ̇ e_k, and 0 between them
-  inplace::set_zero(vJ.c);
+  Motion<T> vJ_e, zero;  // the short route's vJ = θ̇ e_k (0 between bodies) and cJ = 0
+  inplace::set_zero(vJ_e.c);
+  inplace::set_zero(zero.c);
   for (int i = 0; i < NB; ++i) {
     const int p = model.parent[i];
     const int rk = coordinate_revolute_axis<T>(model.joint[i]);
+    const Motion<T>* vJ;
+    const Motion<T>* cJ;
+    int unit_axis;  // a when S = e_a and v × vJ is taken as crm_unit, else -1
     if (rk >= 0) {  // revolute about +e_k: S = e_k, vJ = θ̇ e_k, cJ = 0 (jcalc.hpp)
       coordinate_revolute_compose<T>(rk, q(model.iq[i]), model.Xtree[i], k.Xup[i]);
-      if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
       k.S_axis[i] = rk;
       k.S[i].resize(6, 1);
       inplace::set_zero(k.S[i]);
       k.S[i](rk, 0) = 1;
-      if (vel) {  // as below, with vJ = θ̇ e_k and cJ = 0
-        const T& qdi = qd(model.iv[i]);
-        vJ.c(rk) = qdi;
-        if (p < 0) {
-          k.v[i] = vJ;
-        } else {
-          k.Xup[i].apply_into(k.v[p], k.v[i]);
-          k.v[i] += vJ;
-        }
-        vJ.c(rk) = 0;  // vJ is 0 again: cJ
-        crm_unit_into<T>(k.v[i], rk, qdi, k.c[i]);
-        k.c[i] += vJ;
-      }
-      continue;
+      vJ_e.c(rk) = qd(model.iv[i]);
+      vJ = &vJ_e, cJ = &zero, unit_axis = rk;
+    } else {
+      jcalc_into<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i], J);
+      if (kShortcuts && J.XJ_axis >= 0) J.XJ.compose_coordinate_rotation_into(J.XJ_axis, model.Xtree[i], k.Xup[i]);
+      else k.Xup[i] = J.XJ * model.Xtree[i];
+      k.S_axis[i] = J.S_axis;
+      k.S[i] = J.S;
+      vJ = &J.vJ, cJ = &J.cJ;
+      unit_axis = kShortcuts && J.S_axis >= 0 && J.S.cols() == 1 ? J.S_axis : -1;
     }
-    jcalc_into<T>(model.joint[i], q.data() + model.iq[i], qd.data() + model.iv[i], J);
-    if (kShortcuts && J.XJ_axis >= 0) J.XJ.compose_coordinate_rotation_into(J.XJ_axis, model.Xtree[i], k.Xup[i]);
-    else k.Xup[i] = J.XJ * model.Xtree[i];
     if (world) k.X0[i] = p < 0 ? k.Xup[i] : k.Xup[i] * k.X0[p];
-    k.S_axis[i] = J.S_axis;
     if (vel) {
       if (p < 0) {
-        k.v[i] = J.vJ;
+        k.v[i] = *vJ;
       } else {
         k.Xup[i].apply_into(k.v[p], k.v[i]);
-        k.v[i] += J.vJ;
+        k.v[i] += *vJ;
       }
       // v × vJ: for S = e_a (one coordinate axis), vJ = qd e_a and the product is crm_unit.
-      if (kShortcuts && J.S_axis >= 0 && J.S.cols() == 1) {
-        crm_unit_into<T>(k.v[i], J.S_axis, qd(model.iv[i]), k.c[i]);
-        k.c[i] += J.cJ;
+      if (unit_axis >= 0) {
+        crm_unit_into<T>(k.v[i], unit_axis, qd(model.iv[i]), k.c[i]);
+        k.c[i] += *cJ;
       } else {
-        k.c[i] = J.cJ + crm<T>(k.v[i], J.vJ);
+        k.c[i] = *cJ + crm<T>(k.v[i], *vJ);
       }
     }
-    k.S[i] = J.S;
+    if (rk >= 0) vJ_e.c(rk) = 0;
   }
 }
 
