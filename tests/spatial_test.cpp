@@ -175,6 +175,25 @@ TYPED_TEST(Spatial, RigidInertiaTransformMatchesDense) {
       });
 }
 
+// CRBA's IC_λ += Xup_iᵀ IC_i Xup_i (add_rigid_inertia_to_parent: at double its own scalar code,
+// at the other scalars the transform and a sum) against the dense product added to the same
+// starting composite, within 100 ε relative to the sum; acc starts as a rigid-body inertia, so
+// the skipped zero entries must stay what they were.
+TYPED_TEST(Spatial, RigidInertiaAddedToParentMatchesDense) {
+  using T = TypeParam;
+  Rand r;
+  for (int n = 0; n < 200; ++n) {
+    const Xform<T> X(r.rotation<T>(), r.vec3<T>(-2, 2));
+    const Mat6<T> I = random_rigid_inertia<T>(r), J = random_rigid_inertia<T>(r);
+    const Mat6<T> acc0 = (J + J.transpose()) / T(2);  // exactly symmetric, as CRBA's composites
+    Mat6<T> acc = acc0, scratch;
+    add_rigid_inertia_to_parent<T>(X, I, acc, scratch);
+    const Mat6<T> dense = Mat6<T>(acc0 + transform_inertia_to_parent<T>(X, I));
+    RBD_EXPECT_RESIDUAL(max_abs(Mat6<T>(acc - dense)) / max_abs(dense), tol<T>(100), "IC += XᵀIX vs dense");
+    EXPECT_EQ(max_abs(Mat6<T>(acc - acc.transpose())), 0.0);  // exactly symmetric
+  }
+}
+
 TYPED_TEST(Spatial, ArticulatedInertiaTransformMatchesDense) {
   using T = TypeParam;
   expect_inertia_transform_matches_dense<T>(
@@ -289,7 +308,7 @@ TYPED_TEST(InPlace, EqualsTheEigenExpressionsBitForBit) {
     const Xform<T> X(r.rotation<T>(), Vec3<T>(r.vec3<T>(-2, 2) / T(7)));
     const Motion<T> v(full6()), m(full6());
     const Force<T> f(full6());
-    const Mat6<T> I = random_rigid_inertia<T>(r);
+    const Mat6<T> I = random_rigid_inertia<T>(r), IA0 = random_rigid_inertia<T>(r);
     const std::string at = " #" + std::to_string(n);
     expect_same_bits(X.apply(m).c, X.apply_expr(m).c, "X m" + at);
     Motion<T> Xm;
@@ -305,6 +324,11 @@ TYPED_TEST(InPlace, EqualsTheEigenExpressionsBitForBit) {
     expect_same_bits(rigid_inertia_times<T>(I, v).c, rigid_inertia_times_expr<T>(I, v).c, "I v" + at);
     expect_same_bits(transform_rigid_inertia_to_parent<T>(X, I), transform_rigid_inertia_to_parent_expr<T>(X, I),
                      "XᵀIX rigid" + at);
+    {
+      Mat6<T> acc = IA0, scratch;
+      add_rigid_inertia_to_parent<T>(X, I, acc, scratch);
+      expect_same_bits(acc, Mat6<T>(IA0 + transform_rigid_inertia_to_parent_expr<T>(X, I)), "IC += XᵀIX rigid" + at);
+    }
     const Mat6<T> IA = random_spd6<T>(r);
     expect_same_bits(transform_articulated_inertia_to_parent<T>(X, IA),
                      transform_articulated_inertia_to_parent_expr<T>(X, IA), "XᵀIX articulated" + at);

@@ -56,7 +56,7 @@ void kinematics_short_route_is_the_books() {
         const JointKinematics<T> J = jcalc<T>(m.joint[i], q.data() + m.iq[i], qd.data() + m.iv[i]);
         const int p = m.parent[i];
         const Xform<T> Xup = J.XJ * m.Xtree[i];
-        const Motion<T> v = p < 0 ? J.vJ : Motion<T>(Xup.apply_expr(k.v[p]) + J.vJ);
+        const Motion<T> v = p < 0 ? J.vJ : Motion<T>(Xup.apply(k.v[p]) + J.vJ);
         const Motion<T> c = J.cJ + crm<T>(v, J.vJ);
         EXPECT_TRUE(max_abs(Mat3<T>(k.Xup[i].E - Xup.E)) == 0 && max_abs(Vec3<T>(k.Xup[i].r - Xup.r)) == 0) << "Xup, " << at;
         const Xform<T> X0 = p < 0 ? Xup : Xform<T>(Xup * k.X0[p]);

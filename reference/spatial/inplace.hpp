@@ -15,15 +15,21 @@ namespace rbd {
 // -O2 heuristics stop inlining them once they are written as block expressions.
 #define RBDREF_HOT inline __attribute__((always_inline))
 
-// The in-place forms of the hot products. For the scalars that are not built-in (kInPlace<T>:
-// float128, bin50, bin100, mpfr, mpfr50) the products of the per-body recursions (spatial.hpp:
-// Xform apply / apply_transpose, crm, crf, I v, the inertia transforms, joint rotations) are also
-// written entry by entry with mul_to / add_to / sub_to (scalar.hpp) into their result and a few
-// scratch values: no temporary per operation, where the Eigen expression makes one per product and
-// sum (at MPFR's run-time precision a heap block, mpfr_init2 and mpfr_clear each). Every in-place form
-// does the same operations, on the same operands, in the same association as the Eigen expression
-// it stands for, so the two are equal bit for bit, not only up to rounding (tests/spatial_test.cpp
-// compares each pair at bin50, mpfr and mpfr50). The orders of Eigen 3.4 that this relies on:
+// The in-place forms of the hot products: written entry by entry with mul_to / add_to / sub_to
+// (scalar.hpp) into their result and a few scratch values, with no temporary per operation, where
+// the Eigen expression makes one per product and sum (at MPFR's run-time precision a heap block,
+// mpfr_init2 and mpfr_clear each).
+//   The 6-vector products of the per-body recursions (spatial.hpp: Xform apply / apply_into /
+//   transpose_into, crm, crf, I v) take this form for every scalar. At double, too, it is the
+//   faster one: Eigen's SSE2 packets of two doubles fit 3-vectors badly (a cross product is
+//   mostly shuffles), and the scalar statements leave the compiler free to schedule; RNEA on the
+//   humanoid took 3.59 µs through the expressions, 2.95 entrywise (docs/benchmarks.md).
+//   The 6x6 and 3x3 products (the inertia transforms, joint rotations, the articulated-inertia
+//   updates) take it for the scalars that are not built-in only (kInPlace<T>: float128, bin50,
+//   bin100, mpfr, mpfr50); at double and long double their Eigen expressions are faster.
+// Every in-place form does the same operations, on the same operands, in the same association as
+// the Eigen expression it stands for, so the two are equal bit for bit, not only up to rounding
+// (tests/spatial_test.cpp compares each pair at bin50, mpfr and mpfr50). The orders of Eigen 3.4 that this relies on:
 //   a fixed-size sum of 3 terms (a dot product, an entry of a 3x3 matrix product) is split in
 //   halves by Redux.h's unroller: c0 + (c1 + c2); one of 6 terms (6x6 times a 6-vector) twice:
 //   (c0 + (c1 + c2)) + (c3 + (c4 + c5)); a sum whose length is known at run time only (a
@@ -31,7 +37,7 @@ namespace rbd {
 //   a.cross(b) = (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0) (OrthoMethods.h);
 //   a + b, a - b, s a entry by entry.
 // (a + b = b + a and a b = b a exactly in IEEE and MPFR arithmetic, so only the association
-// matters.) For double and long double the Eigen expressions stay: vectorized, no temporaries.
+// matters.)
 template <class T>
 constexpr bool kInPlace = !std::is_floating_point<T>::value;
 

@@ -100,8 +100,8 @@ T dot(const Force<T>& f, const Motion<T>& m) {
   return f.c.dot(m.c);
 }
 
-// v × m (Carius eq. 9): [ω × mω; ω × mv + v × mω]. crm_expr is the Eigen expression; crm is it
-// for double and long double, and its in-place form otherwise (equal bit for bit, see above).
+// v × m (Carius eq. 9): [ω × mω; ω × mv + v × mω]. crm_expr is the Eigen expression; crm is its
+// entrywise form, for every scalar (equal bit for bit, inplace.hpp).
 template <class T>
 RBDREF_HOT Motion<T> crm_expr(const Motion<T>& v, const Motion<T>& m) {
   const auto w = v.c.template head<3>(), vo = v.c.template tail<3>();
@@ -113,18 +113,14 @@ RBDREF_HOT Motion<T> crm_expr(const Motion<T>& v, const Motion<T>& m) {
 }
 template <class T>
 RBDREF_HOT Motion<T> crm(const Motion<T>& v, const Motion<T>& m) {
-  if constexpr (kInPlace<T>) {
-    const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
-    const auto ma = inplace::head3(m.c), ml = inplace::tail3(m.c);
-    Motion<T> out;
-    T s, t;
-    inplace::cross<T>(out.c.template head<3>(), s, w, ma);
-    inplace::cross<T>(out.c.template tail<3>(), s, w, ml);
-    inplace::add_cross<T>(out.c.template tail<3>(), s, t, vo, ma);  // ω × ml + v × mω
-    return out;
-  } else {
-    return crm_expr<T>(v, m);
-  }
+  const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
+  const auto ma = inplace::head3(m.c), ml = inplace::tail3(m.c);
+  Motion<T> out;
+  T s, t;
+  inplace::cross<T>(out.c.template head<3>(), s, w, ma);
+  inplace::cross<T>(out.c.template tail<3>(), s, w, ml);
+  inplace::add_cross<T>(out.c.template tail<3>(), s, t, vo, ma);  // ω × ml + v × mω
+  return out;
 }
 
 // v × (s e_a), e_a the a-th unit coordinate motion (a = 0..5): s times column a of the 6x6
@@ -168,18 +164,14 @@ RBDREF_HOT Force<T> crf_expr(const Motion<T>& v, const Force<T>& f) {
 }
 template <class T>
 RBDREF_HOT Force<T> crf(const Motion<T>& v, const Force<T>& f) {
-  if constexpr (kInPlace<T>) {
-    const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
-    const auto n = inplace::head3(f.c), fl = inplace::tail3(f.c);
-    Force<T> out;
-    T s, t;
-    inplace::cross<T>(out.c.template head<3>(), s, w, n);
-    inplace::add_cross<T>(out.c.template head<3>(), s, t, vo, fl);  // ω × n + v × f
-    inplace::cross<T>(out.c.template tail<3>(), s, w, fl);
-    return out;
-  } else {
-    return crf_expr<T>(v, f);
-  }
+  const auto w = inplace::head3(v.c), vo = inplace::tail3(v.c);
+  const auto n = inplace::head3(f.c), fl = inplace::tail3(f.c);
+  Force<T> out;
+  T s, t;
+  inplace::cross<T>(out.c.template head<3>(), s, w, n);
+  inplace::add_cross<T>(out.c.template head<3>(), s, t, vo, fl);  // ω × n + v × f
+  inplace::cross<T>(out.c.template tail<3>(), s, w, fl);
+  return out;
 }
 
 // The 6x6 matrices of v× and v×*; crf(v) = -crm(v)ᵀ.
@@ -222,34 +214,26 @@ struct Xform {
   // xlt(r): a pure shift of origin to r (expressed in A).
   static Xform xlt(const Vec3<T>& r) { return Xform(Mat3<T>::Identity(), r); }
 
-  // BXA m = [E ω; E (v - r × ω)]: apply_expr is the Eigen expression, apply is it for double and
-  // long double and its in-place form otherwise (equal bit for bit, see inplace above).
+  // BXA m = [E ω; E (v - r × ω)]: apply_expr is the Eigen expression, apply its entrywise form
+  // for every scalar (equal bit for bit, inplace.hpp).
   RBDREF_HOT Motion<T> apply(const Motion<T>& m) const {
-    if constexpr (kInPlace<T>) {
-      Motion<T> out;
-      apply_into(m, out);
-      return out;
-    } else {
-      return apply_expr(m);
-    }
+    Motion<T> out;
+    apply_into(m, out);
+    return out;
   }
   RBDREF_HOT Motion<T> apply_expr(const Motion<T>& m) const {
     const Vec3<T> w = m.ang();
     return Motion<T>(Vec3<T>(E * w), Vec3<T>(E * (m.lin() - r.cross(w))));
   }
-  // The same into out (not m): in place for kInPlace scalars, the expression above otherwise.
+  // The same into out (not m).
   RBDREF_HOT void apply_into(const Motion<T>& m, Motion<T>& out) const {
-    if constexpr (kInPlace<T>) {
-      const auto w = inplace::head3(m.c), v = inplace::tail3(m.c);
-      T s;
-      Vec3<T> t;
-      inplace::mat3_vec<T>(out.c.template head<3>(), s, E, w);  // E ω
-      inplace::cross<T>(t, s, r, w);                           // r × ω
-      for (int i = 0; i < 3; ++i) sub_to(t(i), v(i), t(i));    // v - r × ω
-      inplace::mat3_vec<T>(out.c.template tail<3>(), s, E, t);  // E (v - r × ω)
-    } else {
-      out = apply_expr(m);
-    }
+    const auto w = inplace::head3(m.c), v = inplace::tail3(m.c);
+    T s;
+    Vec3<T> t;
+    inplace::mat3_vec<T>(out.c.template head<3>(), s, E, w);  // E ω
+    inplace::cross<T>(t, s, r, w);                           // r × ω
+    for (int i = 0; i < 3; ++i) sub_to(t(i), v(i), t(i));    // v - r × ω
+    inplace::mat3_vec<T>(out.c.template tail<3>(), s, E, t);  // E (v - r × ω)
   }
   // BX*A f = [E (n - r × f); E f]
   RBDREF_HOT Force<T> apply_force(const Force<T>& f) const {
@@ -266,21 +250,17 @@ struct Xform {
     return out;
   }
   // The same, from and into any 6-vectors (a column of CRBA's F, in place: out may be f);
-  // transpose_into_expr is the Eigen expression, transpose_into its in-place form for kInPlace.
+  // transpose_into_expr is the Eigen expression, transpose_into its entrywise form.
   template <class In, class Out>
   RBDREF_HOT void transpose_into(const In& f, Out&& out) const {
-    if constexpr (kInPlace<T>) {
-      T s;
-      Vec3<T> fl, n;
-      inplace::mat3t_vec<T>(fl, s, E, inplace::Seg3<T>{f.data() + 3});  // Eᵀ f
-      inplace::mat3t_vec<T>(n, s, E, inplace::Seg3<T>{f.data()});  // Eᵀ n (f is read only up to here)
-      inplace::cross<T>(out.template head<3>(), s, r, fl);   // r × Eᵀ f
-      for (int i = 0; i < 3; ++i) {
-        add_to(out(i), n(i), out(i));  // Eᵀ n + r × Eᵀ f
-        out(3 + i) = fl(i);
-      }
-    } else {
-      transpose_into_expr(f, out);
+    T s;
+    Vec3<T> fl, n;
+    inplace::mat3t_vec<T>(fl, s, E, inplace::Seg3<T>{f.data() + 3});  // Eᵀ f
+    inplace::mat3t_vec<T>(n, s, E, inplace::Seg3<T>{f.data()});  // Eᵀ n (f is read only up to here)
+    inplace::cross<T>(out.template head<3>(), s, r, fl);   // r × Eᵀ f
+    for (int i = 0; i < 3; ++i) {
+      add_to(out(i), n(i), out(i));  // Eᵀ n + r × Eᵀ f
+      out(3 + i) = fl(i);
     }
   }
   // Every column of a 6 x k block of force vectors taken to the parent's coordinates, in place:
@@ -494,8 +474,8 @@ Mat6<T> transform_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
 // I v for a rigid-body inertia I = [Ī h×; h×ᵀ m1] (Carius eq. 18), from its 10 parameters:
 //   I v = [Ī ω + h × v; m v - h × ω]
 // 24 multiplies instead of the 36 of I.M * v, and the same up to rounding (tests/spatial_test.cpp).
-// rigid_inertia_times_expr is the Eigen expression; rigid_inertia_times is it for double and long
-// double, its in-place form otherwise (equal bit for bit).
+// rigid_inertia_times_expr is the Eigen expression; rigid_inertia_times its entrywise form, for
+// every scalar (equal bit for bit).
 namespace detail {
 // h of a rigid-body inertia, read in place: h× = I's upper-right block, h = (I(2,4), I(0,5), I(1,3)).
 template <class T>
@@ -513,23 +493,19 @@ RBDREF_HOT Force<T> rigid_inertia_times_expr(const Mat6<T>& I, const Motion<T>& 
 }
 template <class T>
 RBDREF_HOT Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
-  if constexpr (kInPlace<T>) {
-    const detail::FirstMomentView<T> h{I};
-    const auto w = inplace::head3(v.c), vl = inplace::tail3(v.c);
-    Force<T> out;
-    T s, t;
-    inplace::cross<T>(out.c.template head<3>(), s, h, vl);  // h × v
-    inplace::cross<T>(out.c.template tail<3>(), s, h, w);   // h × ω
-    for (int i = 0; i < 3; ++i) {
-      inplace::dot3<T>(t, s, I(i, 0), w(0), I(i, 1), w(1), I(i, 2), w(2));  // (Ī ω)_i
-      add_to(out.c(i), t, out.c(i));
-      mul_to(t, I(5, 5), vl(i));
-      sub_to(out.c(3 + i), t, out.c(3 + i));  // m v - h × ω
-    }
-    return out;
-  } else {
-    return rigid_inertia_times_expr<T>(I, v);
+  const detail::FirstMomentView<T> h{I};
+  const auto w = inplace::head3(v.c), vl = inplace::tail3(v.c);
+  Force<T> out;
+  T s, t;
+  inplace::cross<T>(out.c.template head<3>(), s, h, vl);  // h × v
+  inplace::cross<T>(out.c.template tail<3>(), s, h, w);   // h × ω
+  for (int i = 0; i < 3; ++i) {
+    inplace::dot3<T>(t, s, I(i, 0), w(0), I(i, 1), w(1), I(i, 2), w(2));  // (Ī ω)_i
+    add_to(out.c(i), t, out.c(i));
+    mul_to(t, I(5, 5), vl(i));
+    sub_to(out.c(3 + i), t, out.c(3 + i));  // m v - h × ω
   }
+  return out;
 }
 
 namespace detail {
@@ -662,6 +638,55 @@ void transform_rigid_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I,
         if (i == j) out(3 + i, 3 + j) = m;
         else mul_to(out(3 + i, 3 + j), m, t);
       }
+  }
+}
+
+// acc += BXAᵀ I BXA for a rigid-body inertia I: CRBA's IC_λ(i) += Xup_iᵀ IC_i Xup_i, by the
+// formulas of transform_rigid_inertia_to_parent above (m, h' = Eᵀh + m r, Ī' = Eᵀ Ī E - (y rᵀ +
+// r h'ᵀ) + (r·y + r·h') 1, y = Eᵀh). For the kInPlace scalars: that transform into `scratch`,
+// then the 6x6 sum (the same numbers as the two steps). For double and long double: E, r and the
+// 10 parameters are read into local values, and each entry of the result is added to acc
+// directly, skipping h×'s diagonal and m 1's off-diagonal (exact zeros); with nothing to alias,
+// the compiler keeps the operands in registers (CRBA ~5 % faster than through the Eigen
+// expression and a 6x6 temporary; docs/benchmarks.md). Equal to acc + the dense XᵀIX up to
+// rounding (tests/spatial_test.cpp).
+template <class T>
+RBDREF_HOT void add_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I, Mat6<T>& acc, Mat6<T>& scratch) {
+  if constexpr (kInPlace<T>) {
+    transform_rigid_inertia_to_parent_into<T>(X, I, scratch);
+    acc += scratch;
+  } else {
+    T E[3][3], r[3], A[3][3];  // E, r; Ī
+    for (int i = 0; i < 3; ++i) {
+      r[i] = X.r(i);
+      for (int j = 0; j < 3; ++j) E[i][j] = X.E(i, j), A[i][j] = I(i, j);
+    }
+    const T m = I(5, 5), h[3] = {I(2, 4), I(0, 5), I(1, 3)};  // h× = I's upper-right block
+    T y[3], hp[3], AE[3][3];
+    for (int i = 0; i < 3; ++i) {
+      y[i] = E[0][i] * h[0] + E[1][i] * h[1] + E[2][i] * h[2];  // y = Eᵀ h
+      hp[i] = y[i] + m * r[i];                                   // h' = y + m r
+      for (int j = 0; j < 3; ++j) AE[i][j] = A[i][0] * E[0][j] + A[i][1] * E[1][j] + A[i][2] * E[2][j];
+    }
+    const T d = (r[0] * y[0] + r[1] * y[1] + r[2] * y[2]) + (r[0] * hp[0] + r[1] * hp[1] + r[2] * hp[2]);
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) {  // Ī', upper triangle, mirrored
+        T c = E[0][i] * AE[0][j] + E[1][i] * AE[1][j] + E[2][i] * AE[2][j] - (y[i] * r[j] + r[i] * hp[j]);
+        if (j == i) {
+          acc(i, i) += c + d;
+        } else {
+          acc(i, j) += c;
+          acc(j, i) += c;
+        }
+      }
+    for (int i = 0; i < 3; ++i) {  // h'× and its transpose; m 1
+      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+      acc(i, 3 + i1) -= hp[i2];
+      acc(i, 3 + i2) += hp[i1];
+      acc(3 + i1, i) -= hp[i2];
+      acc(3 + i2, i) += hp[i1];
+      acc(3 + i, 3 + i) += m;
+    }
   }
 }
 

@@ -86,6 +86,7 @@ bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<
     if (model.has_armature)  // D_i = S_iᵀ U_i + diag(armature): the rotors' joint-space inertia
       for (int rr = 0; rr < ni; ++rr) D(rr, rr) += model.armature[vi + rr];
     bool pd = true;
+    const bool root = model.parent[i] < 0;  // D⁻¹Uᵀ is needed only to pass Ia, pa to λ(i)
     if (ni == 1) {
       // By division, as the table's D⁻¹: then U(k)/D = 1 exactly where S = e_k, so Ia S = 0
       // exactly and a subtree that is singular in exact arithmetic stays singular at its root.
@@ -93,18 +94,24 @@ bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<
       if (pd) {
         Dinv[i].resize(1, 1);
         Dinv[i](0, 0) = T(1) / D(0, 0);
-        DinvUt = U[i].transpose() / D(0, 0);
+        if (!root) DinvUt = U[i].transpose() / D(0, 0);
       }
     } else if (ni > 1 && kIsInterval<T>) {
       // On intervals: Cholesky without pivoting, whose only decisions are the pivots' signs (what
       // D_i > 0 means); LDLT's choice of pivot by magnitude would be a decision of its own.
       const Eigen::LLT<MatK<T>> llt(D);
       pd = llt.info() == Eigen::Success;
-      if (pd) Dinv[i] = llt.solve(MatK<T>(MatK<T>::Identity(ni, ni))), DinvUt = llt.solve(MatK<T>(U[i].transpose()));
+      if (pd) {
+        Dinv[i] = llt.solve(MatK<T>(MatK<T>::Identity(ni, ni)));
+        if (!root) DinvUt = llt.solve(MatK<T>(U[i].transpose()));
+      }
     } else if (ni > 1) {
       const Eigen::LDLT<MatK<T>> ldlt(D);
       pd = ldlt.info() == Eigen::Success && ldlt.vectorD().minCoeff() > T(0);
-      if (pd) Dinv[i] = ldlt.solve(MatK<T>(MatK<T>::Identity(ni, ni))), DinvUt = ldlt.solve(MatK<T>(U[i].transpose()));
+      if (pd) {
+        Dinv[i] = ldlt.solve(MatK<T>(MatK<T>::Identity(ni, ni)));
+        if (!root) DinvUt = ldlt.solve(MatK<T>(U[i].transpose()));
+      }
     } else {
       Dinv[i].resize(0, 0);
       DinvUt.resize(0, 6);
@@ -114,7 +121,7 @@ bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<
       return false;
     }
     const int p = model.parent[i];
-    if (p >= 0) {
+    if (!root) {
       Ia = IA[i];
       pa = pA[i];
       if constexpr (kInPlace<T>) {  // the same sums in Eigen's order (spatial.hpp, inplace)

@@ -13,15 +13,16 @@
 //       H_ij = Fᵀ S_j;  H_ji = H_ijᵀ
 //   H_dd += a_d                                         (armature, per DoF: JointDesc::armature)
 //
-// As written, with cheaper forms of the same products: Xup_iᵀ IC_i Xup_i is the rigid-body
-// transform of the 10 inertia parameters (transform_rigid_inertia_to_parent, spatial.hpp: every
-// composite is a sum of rigid-body inertias, so of that form), equal to the dense XᵀIX of the
-// table up to rounding; F is taken to the parent column by column in place; IC_i S_i and Sᵀ F
-// are column and entry reads when S is made of unit coordinate columns (kinematics.hpp); only
-// Xup and S are computed by the kinematics (no X0, no velocities). For the scalars that are not
-// built-in, Xup_iᵀ IC_i Xup_i and Xup_jᵀ F are computed in place (spatial.hpp, kInPlace): the same
-// operations in the same order, equal bit for bit, without a temporary value per operation. The
-// workspace form (workspace.hpp) writes H into the caller's matrix and allocates nothing.
+// As written, with cheaper forms of the same products: IC_λ(i) += Xup_iᵀ IC_i Xup_i is the
+// rigid-body transform of the 10 inertia parameters added into IC_λ(i)
+// (add_rigid_inertia_to_parent, spatial.hpp: every composite is a sum of rigid-body inertias, so
+// of that form), equal to the dense XᵀIX of the table up to rounding; F is taken to the parent
+// column by column in place; IC_i S_i and Sᵀ F are column and entry reads when S is made of unit
+// coordinate columns (kinematics.hpp); only Xup and S are computed by the kinematics (no X0, no
+// velocities). Xup_jᵀ F, and for the scalars that are not built-in Xup_iᵀ IC_i Xup_i, are
+// computed in place (spatial.hpp, inplace.hpp): the same operations in the same order as the
+// expressions, equal bit for bit, without a temporary value per operation. The workspace form
+// (workspace.hpp) writes H into the caller's matrix and allocates nothing.
 //
 // Where every subtree's DoFs are contiguous (a depth-first numbering: URDF, MJCF and the bundled
 // models), the walk is reordered, not changed: F holds, in body i's coordinates, the columns
@@ -49,7 +50,7 @@ void crba(const Model<T>& model, const VecX<T>& q, TreeWorkspace<T>& ws, MatX<T>
   for (int i = 0; i < NB; ++i) IC[i] = model.I[i].M;
   if (H.rows() != model.nv || H.cols() != model.nv) H.resize(model.nv, model.nv);
   inplace::set_zero(H);
-  Mat6<T> XIX;  // Xup_iᵀ IC_i Xup_i
+  Mat6<T> XIX;  // scratch of add_rigid_inertia_to_parent
   // Contiguous subtrees (see above): subtree_end[i] is one past the last DoF of i's subtree, and
   // the subtree's DoF count must equal the range's length.
   const auto n = static_cast<size_t>(NB);
@@ -68,10 +69,7 @@ void crba(const Model<T>& model, const VecX<T>& q, TreeWorkspace<T>& ws, MatX<T>
     if (F.cols() != model.nv) F.resize(6, model.nv);
     for (int i = NB - 1; i >= 0; --i) {
       const int p = model.parent[i];
-      if (p >= 0) {
-        transform_rigid_inertia_to_parent_into<T>(k.Xup[i], IC[i], XIX);
-        IC[p] += XIX;
-      }
+      if (p >= 0) add_rigid_inertia_to_parent<T>(k.Xup[i], IC[i], IC[p], XIX);
       const int vi = model.iv[i], ni = model.nvi[i], end = end_of[i];
       for (int c = 0; c < ni; ++c) F.col(vi + c) = I_times_S_col<T>(IC[i], k, i, c);
       // Row block i of H against its own DoFs and its subtree's: S_iᵀ F, mirrored.
@@ -85,10 +83,7 @@ void crba(const Model<T>& model, const VecX<T>& q, TreeWorkspace<T>& ws, MatX<T>
     Mat6K<T> F;
     for (int i = NB - 1; i >= 0; --i) {
       const int p = model.parent[i];
-      if (p >= 0) {
-        transform_rigid_inertia_to_parent_into<T>(k.Xup[i], IC[i], XIX);
-        IC[p] += XIX;
-      }
+      if (p >= 0) add_rigid_inertia_to_parent<T>(k.Xup[i], IC[i], IC[p], XIX);
       const int vi = model.iv[i], ni = model.nvi[i];
       F.resize(6, ni);
       for (int c = 0; c < ni; ++c) F.col(c) = I_times_S_col<T>(IC[i], k, i, c);
