@@ -232,6 +232,7 @@ struct Xform {
     Vec3<T> t;
     inplace::mat3_vec<T>(out.c.template head<3>(), s, E, w);  // E ω
     inplace::cross<T>(t, s, r, w);                           // r × ω
+#pragma GCC unroll 3
     for (int i = 0; i < 3; ++i) sub_to(t(i), v(i), t(i));    // v - r × ω
     inplace::mat3_vec<T>(out.c.template tail<3>(), s, E, t);  // E (v - r × ω)
   }
@@ -258,6 +259,7 @@ struct Xform {
     inplace::mat3t_vec<T>(fl, s, E, inplace::Seg3<T>{f.data() + 3});  // Eᵀ f
     inplace::mat3t_vec<T>(n, s, E, inplace::Seg3<T>{f.data()});  // Eᵀ n (f is read only up to here)
     inplace::cross<T>(out.template head<3>(), s, r, fl);   // r × Eᵀ f
+#pragma GCC unroll 3
     for (int i = 0; i < 3; ++i) {
       add_to(out(i), n(i), out(i));  // Eᵀ n + r × Eᵀ f
       out(3 + i) = fl(i);
@@ -499,6 +501,7 @@ RBDREF_HOT Force<T> rigid_inertia_times(const Mat6<T>& I, const Motion<T>& v) {
   T s, t;
   inplace::cross<T>(out.c.template head<3>(), s, h, vl);  // h × v
   inplace::cross<T>(out.c.template tail<3>(), s, h, w);   // h × ω
+#pragma GCC unroll 3
   for (int i = 0; i < 3; ++i) {
     inplace::dot3<T>(t, s, I(i, 0), w(0), I(i, 1), w(1), I(i, 2), w(2));  // (Ī ω)_i
     add_to(out.c(i), t, out.c(i));
@@ -647,7 +650,7 @@ void transform_rigid_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I,
 // then the 6x6 sum (the same numbers as the two steps). For double and long double: E, r and the
 // 10 parameters are read into local values, and each entry of the result is added to acc
 // directly, skipping h×'s diagonal and m 1's off-diagonal (exact zeros); with nothing to alias,
-// the compiler keeps the operands in registers (CRBA ~5 % faster than through the Eigen
+// the compiler keeps the operands in registers (CRBA ~4 % faster than through the Eigen
 // expression and a 6x6 temporary; docs/benchmarks.md). Equal to acc + the dense XᵀIX up to
 // rounding (tests/spatial_test.cpp).
 template <class T>
@@ -657,19 +660,25 @@ RBDREF_HOT void add_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I,
     acc += scratch;
   } else {
     T E[3][3], r[3], A[3][3];  // E, r; Ī
+#pragma GCC unroll 3
     for (int i = 0; i < 3; ++i) {
       r[i] = X.r(i);
+#pragma GCC unroll 3
       for (int j = 0; j < 3; ++j) E[i][j] = X.E(i, j), A[i][j] = I(i, j);
     }
     const T m = I(5, 5), h[3] = {I(2, 4), I(0, 5), I(1, 3)};  // h× = I's upper-right block
     T y[3], hp[3], AE[3][3];
+#pragma GCC unroll 3
     for (int i = 0; i < 3; ++i) {
       y[i] = E[0][i] * h[0] + E[1][i] * h[1] + E[2][i] * h[2];  // y = Eᵀ h
       hp[i] = y[i] + m * r[i];                                   // h' = y + m r
+#pragma GCC unroll 3
       for (int j = 0; j < 3; ++j) AE[i][j] = A[i][0] * E[0][j] + A[i][1] * E[1][j] + A[i][2] * E[2][j];
     }
     const T d = (r[0] * y[0] + r[1] * y[1] + r[2] * y[2]) + (r[0] * hp[0] + r[1] * hp[1] + r[2] * hp[2]);
+#pragma GCC unroll 3
     for (int i = 0; i < 3; ++i)
+#pragma GCC unroll 3
       for (int j = i; j < 3; ++j) {  // Ī', upper triangle, mirrored
         T c = E[0][i] * AE[0][j] + E[1][i] * AE[1][j] + E[2][i] * AE[2][j] - (y[i] * r[j] + r[i] * hp[j]);
         if (j == i) {
@@ -679,6 +688,7 @@ RBDREF_HOT void add_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I,
           acc(j, i) += c;
         }
       }
+#pragma GCC unroll 3
     for (int i = 0; i < 3; ++i) {  // h'× and its transpose; m 1
       const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
       acc(i, 3 + i1) -= hp[i2];
