@@ -173,7 +173,7 @@ void set_column_lin(Mat6K<T>& S, Eigen::Index j, const Vec3<T>& lin) {
 }
 // k when a = ±e_k exactly (sign in *sign), else -1.
 template <class T>
-int coordinate_axis(const Vec3<T>& a, int* sign) {
+RBDREF_HOT int coordinate_axis(const Vec3<T>& a, int* sign) {
   const bool z0 = a(0) == 0, z1 = a(1) == 0, z2 = a(2) == 0;
   const int k = z1 && z2 ? 0 : z0 && z2 ? 1 : z0 && z1 ? 2 : -1;
   if (k < 0 || !(a(k) == 1 || a(k) == -1)) return -1;
@@ -182,7 +182,7 @@ int coordinate_axis(const Vec3<T>& a, int* sign) {
 }
 // k when a = +e_k exactly, else -1.
 template <class T>
-int positive_coordinate_axis(const Vec3<T>& a) {
+RBDREF_HOT int positive_coordinate_axis(const Vec3<T>& a) {
   int sign = 1;
   const int k = coordinate_axis<T>(a, &sign);
   return sign > 0 ? k : -1;
@@ -207,7 +207,7 @@ void revolute_E(const Vec3<T>& a, const T& th, int axis, int sign, Mat3<T>& E) {
 // with the same numbers as jcalc_into followed by the composition (tests/jcalc_test.cpp,
 // tests/workspace_test.cpp).
 template <class T>
-int coordinate_revolute_axis(const Joint<T>& jt) {
+RBDREF_HOT int coordinate_revolute_axis(const Joint<T>& jt) {
   return jt.type == JointType::Revolute ? detail::positive_coordinate_axis<T>(jt.axis) : -1;
 }
 namespace detail {

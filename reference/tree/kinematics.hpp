@@ -117,7 +117,7 @@ TreeKinematics<T> kinematics(const Model<T>& model, const VecX<T>& q, const VecX
 //
 // m += S_i x, x the nvi joint entries of body i.
 template <class T>
-void add_S_times(const TreeKinematics<T>& k, int i, const T* x, Motion<T>& m) {
+RBDREF_HOT void add_S_times(const TreeKinematics<T>& k, int i, const T* x, Motion<T>& m) {
   const Eigen::Index n = k.S[i].cols();
   if (k.S_axis[i] >= 0) {
     for (Eigen::Index j = 0; j < n; ++j) m.c(k.S_axis[i] + j) += x[j];
@@ -127,13 +127,13 @@ void add_S_times(const TreeKinematics<T>& k, int i, const T* x, Motion<T>& m) {
 }
 // Entry j of S_iᵀ f (f a force 6-vector: a Vec6 or a column of a 6 x k matrix).
 template <class T, class V>
-T S_col_dot(const TreeKinematics<T>& k, int i, Eigen::Index j, const V& f) {
+RBDREF_HOT T S_col_dot(const TreeKinematics<T>& k, int i, Eigen::Index j, const V& f) {
   if (k.S_axis[i] >= 0) return f(k.S_axis[i] + j);
   return k.S[i].col(j).dot(f);
 }
 // Column j of I S_i (I a 6x6 inertia).
 template <class T>
-Vec6<T> I_times_S_col(const Mat6<T>& I, const TreeKinematics<T>& k, int i, Eigen::Index j) {
+RBDREF_HOT Vec6<T> I_times_S_col(const Mat6<T>& I, const TreeKinematics<T>& k, int i, Eigen::Index j) {
   if (k.S_axis[i] >= 0) return I.col(k.S_axis[i] + j);
   return I * k.S[i].col(j);
 }
