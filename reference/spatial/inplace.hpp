@@ -30,10 +30,14 @@ namespace rbd {
 //   humanoid took 3.59 µs through the expressions, 2.95 entrywise (docs/benchmarks.md).
 //   The 6x6 and 3x3 products (the inertia transforms, joint rotations, the articulated-inertia
 //   updates) take it for the scalars that are not built-in only (kInPlace<T>: float128, bin50,
-//   bin100, mpfr, mpfr50); at double and long double their Eigen expressions are faster.
+//   bin100, mpfr, mpfr50); at double and long double their Eigen expressions are faster (CRBA's
+//   composite update there has a scalar form of its own: add_rigid_inertia_to_parent).
 // Every in-place form does the same operations, on the same operands, in the same association as
-// the Eigen expression it stands for, so the two are equal bit for bit, not only up to rounding
-// (tests/spatial_test.cpp compares each pair at bin50, mpfr and mpfr50). The orders of Eigen 3.4 that this relies on:
+// the Eigen expression it stands for evaluated entry by entry, so at the multiprecision scalars
+// the two are equal bit for bit, not only up to rounding (tests/spatial_test.cpp compares each
+// pair at bin50, mpfr and mpfr50). At double Eigen vectorizes some of the expressions, in
+// packets with sums of their own order, so there the two can differ in the last bit (X v does,
+// against apply_expr); double's results are not pinned. The orders of Eigen 3.4 relied on:
 //   a fixed-size sum of 3 terms (a dot product, an entry of a 3x3 matrix product) is split in
 //   halves by Redux.h's unroller: c0 + (c1 + c2); one of 6 terms (6x6 times a 6-vector) twice:
 //   (c0 + (c1 + c2)) + (c3 + (c4 + c5)); a sum whose length is known at run time only (a

@@ -101,7 +101,8 @@ T dot(const Force<T>& f, const Motion<T>& m) {
 }
 
 // v × m (Carius eq. 9): [ω × mω; ω × mv + v × mω]. crm_expr is the Eigen expression; crm is its
-// entrywise form, for every scalar (equal bit for bit, inplace.hpp).
+// entrywise form, for every scalar (the expression's association: equal bit for bit at the
+// multiprecision scalars; see inplace.hpp for double).
 template <class T>
 RBDREF_HOT Motion<T> crm_expr(const Motion<T>& v, const Motion<T>& m) {
   const auto w = v.c.template head<3>(), vo = v.c.template tail<3>();
@@ -215,7 +216,8 @@ struct Xform {
   static Xform xlt(const Vec3<T>& r) { return Xform(Mat3<T>::Identity(), r); }
 
   // BXA m = [E ω; E (v - r × ω)]: apply_expr is the Eigen expression, apply its entrywise form
-  // for every scalar (equal bit for bit, inplace.hpp).
+  // for every scalar (the expression's association: equal bit for bit at the multiprecision
+  // scalars; see inplace.hpp for double).
   RBDREF_HOT Motion<T> apply(const Motion<T>& m) const {
     Motion<T> out;
     apply_into(m, out);
@@ -477,7 +479,7 @@ Mat6<T> transform_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I) {
 //   I v = [Ī ω + h × v; m v - h × ω]
 // 24 multiplies instead of the 36 of I.M * v, and the same up to rounding (tests/spatial_test.cpp).
 // rigid_inertia_times_expr is the Eigen expression; rigid_inertia_times its entrywise form, for
-// every scalar (equal bit for bit).
+// every scalar (equal bit for bit at the multiprecision scalars; see inplace.hpp for double).
 namespace detail {
 // h of a rigid-body inertia, read in place: h× = I's upper-right block, h = (I(2,4), I(0,5), I(1,3)).
 template <class T>

@@ -86,7 +86,8 @@ bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<
     if (model.has_armature)  // D_i = S_iᵀ U_i + diag(armature): the rotors' joint-space inertia
       for (int rr = 0; rr < ni; ++rr) D(rr, rr) += model.armature[vi + rr];
     bool pd = true;
-    const bool root = model.parent[i] < 0;  // D⁻¹Uᵀ is needed only to pass Ia, pa to λ(i)
+    const int p = model.parent[i];
+    const bool root = p < 0;  // D⁻¹Uᵀ is needed only to pass Ia, pa to λ(i)
     if (ni == 1) {
       // By division, as the table's D⁻¹: then U(k)/D = 1 exactly where S = e_k, so Ia S = 0
       // exactly and a subtree that is singular in exact arithmetic stays singular at its root.
@@ -120,7 +121,6 @@ bool aba(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd, const VecX<
       ws.failed_at = i;
       return false;
     }
-    const int p = model.parent[i];
     if (!root) {
       Ia = IA[i];
       pa = pA[i];
