@@ -366,6 +366,86 @@ TEST(MjcfSemantics, NestingBeyondTheParsersDepthIsRefusedWithTheReason) {
   }
 }
 
+// A computed number as long as a model can make it: Σ_{k=1..n} k as a chain of n − 1 additions (the
+// shape of a body's total mass over n geoms). Exactly n(n+1)/2 at every precision; evaluated and
+// released without recursion (2·10⁵ nested calls overflow an 8 MiB stack: the reader used to crash
+// so on a body of 10⁵ geoms).
+TEST(NumExprTest, ALongSumEvaluatesAndIsReleasedWithoutRecursion) {
+  const int n = 200000;
+  auto leaf = [](double v) {
+    auto p = std::make_shared<NumExpr>();
+    p->leaf = Num::exact(v);
+    return std::shared_ptr<const NumExpr>(std::move(p));
+  };
+  const size_t before = NumExpr::alive();
+  std::shared_ptr<const NumExpr> sum = leaf(1);
+  for (int k = 2; k <= n; ++k) {
+    auto p = std::make_shared<NumExpr>();
+    p->op = NumExpr::Add;
+    p->a = sum;
+    p->b = leaf(k);
+    sum = std::move(p);
+  }
+  EXPECT_EQ(NumExpr::alive(), before + 2 * static_cast<size_t>(n) - 1);
+  const double exact = static_cast<double>(n) * (n + 1) / 2;  // 20000100000, exact in a double
+  EXPECT_EQ(sum->eval<double>(), exact);
+  EXPECT_TRUE(sum->eval<bin50>() == bin50(exact));
+  const auto [value, half] = sum->value_and_half_unit();
+  EXPECT_EQ(value, exact);
+  // Each leaf k is an exact double carrying half an ulp, k·2⁻⁵³: the sum carries Σ k·2⁻⁵³.
+  EXPECT_NEAR(half, exact * 0x1p-53, exact * 0x1p-53 * 1e-12);
+  sum.reset();
+  EXPECT_EQ(NumExpr::alive(), before);
+}
+
+// settotalmass scales every body by S / Σ m_i: one factor in every body's mass. The cost of reading
+// and building the model is linear in the bodies (each node of the shared sum evaluated once per
+// precision), counted in evaluated operations (it used to be quadratic: 4,000 bodies took 41 s);
+// and the masses then sum to S.
+TEST(MjcfSemantics, SettotalmassIsExactAndLinearInTheBodies) {
+  auto model = [](int n) {
+    std::string x = "<mujoco><compiler settotalmass='10'/><worldbody>";
+    for (int k = 0; k < n; ++k)
+      x += "<body pos='" + std::to_string(k) + " 0 0'><joint axis='0 1 0'/><geom type='sphere' size='0.0" + std::to_string(100 + k) + "'/></body>";
+    return x + "</worldbody></mujoco>";
+  };
+  auto cost = [&](int n) {
+    t_num_expr_operations = 0;
+    const ModelDesc d = read_mjcf(model(n), "total.xml");
+    const Model<bin50> m = build_model<bin50>(d);
+    bin50 total = 0;
+    for (const auto& I : m.I) total += I.mass();
+    // n roundings of ~S·10⁻⁵⁰ each: within 2·10⁻⁴⁶ for n = 2000.
+    EXPECT_LE(static_cast<double>(abs(total - 10)), 1e-44) << n << " bodies";
+    return static_cast<double>(t_num_expr_operations);
+  };
+  const double c500 = cost(500), c1000 = cost(1000), c2000 = cost(2000);
+  // Linear: doubling the bodies doubles the operations (quadratic would quadruple them).
+  EXPECT_LT(c1000 / c500, 2.5) << c500 << " " << c1000;
+  EXPECT_LT(c2000 / c1000, 2.5) << c1000 << " " << c2000;
+}
+
+// A body of 10⁵ geoms (MuJoCo loads it): converted, with its mass 10⁵ · ρ · 4/3 π r³ to 50 digits.
+TEST(MjcfSemantics, ABodyOfAHundredThousandGeomsConverts) {
+  const int n = 100000;
+  const fs::path dir = fs::temp_directory_path() / ("rbdref_mjcf_geoms_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    std::ofstream f(dir / "geoms.xml");
+    f << "<mujoco><worldbody><body name='b'><joint axis='0 1 0'/>\n";
+    for (int k = 0; k < n; ++k) f << "<geom size='0.01' pos='0 0 " << (k % 7) << "'/>\n";
+    f << "</body></worldbody></mujoco>\n";
+  }
+  const CliRun r = run_rbdref({"convert", (dir / "geoms.xml").string(), "--out", (dir / "m.json").string()}, dir.string());
+  ASSERT_EQ(r.status, 0) << r.describe() << "\n" << r.err;
+  const json m = json::parse(slurp((dir / "m.json").string()));
+  const bin50 mass = from_decimal<bin50>(m["bodies"][0]["inertial"]["mass"].get<std::string>());
+  const bin50 exact = bin50(n) * 1000 * 4 * pi<bin50>() * pow(from_decimal<bin50>("0.01"), 3) / 3;
+  EXPECT_LE(static_cast<double>(abs(mass - exact) / exact), 1e-45) << to_decimal(mass, 50);
+  fs::remove_all(dir);
+}
+
 // ---- The native adapters' declarations ------------------------------------------------------------
 
 TEST(MjcfAdapters, DeclaredQuantitiesAndLoopJointsAreWhatTheyRun) {

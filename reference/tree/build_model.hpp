@@ -231,9 +231,29 @@ Joint<T> make_joint(const JointDesc& jd, const std::string& axis_field, const st
 
 }  // namespace detail
 
+namespace detail {
+template <class T>
+Model<T> build_model_of(const ModelDesc& desc);
+}  // namespace detail
+
+// The model of `desc` at the precision of T; a ModelError names desc.file when it is set.
 template <class T>
 Model<T> build_model(const ModelDesc& desc) {
+  try {
+    return detail::build_model_of<T>(desc);
+  } catch (const ModelError& e) {
+    if (desc.file.empty() || !e.file().empty()) throw;
+    throw ModelError(e.field(), e.message(), desc.file);
+  }
+}
+
+template <class T>
+Model<T> detail::build_model_of(const ModelDesc& desc) {
   using detail::vec3;
+  // The description's computed numbers share operands (an MJCF settotalmass factor is in every
+  // body's mass): each node is evaluated once for the whole model.
+  NumMemoScope<T> shared_numbers;
+  NumMemoScope<std::pair<double, double>> shared_roundings;
   Model<T> model;
   model.name = desc.name;
   try {

@@ -1,6 +1,7 @@
 #include "reference/tree/mj_factor.hpp"
 #include "reference/tree/model.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -88,33 +89,60 @@ Num Num::computed(std::shared_ptr<const NumExpr> e) {
   return n;
 }
 
-// First-order propagation: |δ(a∘b)| ≤ |∂a| δa + |∂b| δb; each shared node once.
 namespace {
-using ValueHalf = std::pair<double, double>;
-ValueHalf value_half(const NumExpr& e, std::unordered_map<const NumExpr*, ValueHalf>& memo) {
-  if (auto it = memo.find(&e); it != memo.end()) return it->second;
-  const ValueHalf x = e.a ? value_half(*e.a, memo) : ValueHalf{0, 0}, y = e.b ? value_half(*e.b, memo) : ValueHalf{0, 0};
-  ValueHalf r{0, 0};
-  switch (e.op) {
-    case NumExpr::Leaf: r = {e.leaf.is_double ? e.leaf.value : std::strtod(e.leaf.text.c_str(), nullptr), e.leaf.half_unit()}; break;
-    case NumExpr::Add: r = {x.first + y.first, x.second + y.second}; break;
-    case NumExpr::Sub: r = {x.first - y.first, x.second + y.second}; break;
-    case NumExpr::Mul: r = {x.first * y.first, std::fabs(x.first) * y.second + std::fabs(y.first) * x.second}; break;
-    case NumExpr::Div: r = {x.first / y.first, (x.second + std::fabs(x.first / y.first) * y.second) / std::fabs(y.first)}; break;
-    case NumExpr::Neg: r = {-x.first, x.second}; break;
-    case NumExpr::Sqrt: r = {std::sqrt(x.first), x.first > 0 ? x.second / (2 * std::sqrt(x.first)) : std::sqrt(x.second)}; break;
-    case NumExpr::Sin: r = {std::sin(x.first), std::fabs(std::cos(x.first)) * x.second}; break;
-    case NumExpr::Cos: r = {std::cos(x.first), std::fabs(std::sin(x.first)) * x.second}; break;
-    case NumExpr::Pi: r = {3.141592653589793, 0}; break;
-  }
-  memo.emplace(&e, r);
-  return r;
-}
+std::atomic<std::size_t> g_alive_nodes{0};
 }  // namespace
 
+NumExpr::NumExpr() { g_alive_nodes.fetch_add(1, std::memory_order_relaxed); }
+
+// The operands this node owns alone are taken over and released one by one from a list, so that
+// no destructor runs inside another: a chain's length never reaches the call stack.
+NumExpr::~NumExpr() {
+  g_alive_nodes.fetch_sub(1, std::memory_order_relaxed);
+  std::vector<std::shared_ptr<const NumExpr>> orphans;
+  auto adopt = [&orphans](std::shared_ptr<const NumExpr>& p) {
+    if (p && p.use_count() == 1) orphans.push_back(std::move(p));
+    p.reset();
+  };
+  adopt(a);
+  adopt(b);
+  adopt(leaf.expr);
+  while (!orphans.empty()) {
+    std::shared_ptr<const NumExpr> p = std::move(orphans.back());
+    orphans.pop_back();
+    // Sole owner: the node was made non-const (make_shared<NumExpr>) and nothing else sees it.
+    NumExpr& n = const_cast<NumExpr&>(*p);
+    adopt(n.a);
+    adopt(n.b);
+    adopt(n.leaf.expr);
+  }  // p's node is destroyed here, with no operands left to release
+}
+
+std::size_t NumExpr::alive() { return g_alive_nodes.load(std::memory_order_relaxed); }
+
+// First-order propagation: |δ(a∘b)| ≤ |∂a| δa + |∂b| δb; each shared node once.
 std::pair<double, double> NumExpr::value_and_half_unit() const {
-  std::unordered_map<const NumExpr*, ValueHalf> memo;
-  return value_half(*this, memo);
+  using ValueHalf = std::pair<double, double>;
+  auto leaf_value = [](const NumExpr& e) -> ValueHalf {
+    if (e.op == Pi) return {3.141592653589793, 0};
+    return {e.leaf.is_double ? e.leaf.value : std::strtod(e.leaf.text.c_str(), nullptr), e.leaf.half_unit()};
+  };
+  auto apply = [](const NumExpr& e, const ValueHalf& x, const ValueHalf& y) -> ValueHalf {
+    switch (e.op) {
+      case Add: return {x.first + y.first, x.second + y.second};
+      case Sub: return {x.first - y.first, x.second + y.second};
+      case Mul: return {x.first * y.first, std::fabs(x.first) * y.second + std::fabs(y.first) * x.second};
+      case Div: return {x.first / y.first, (x.second + std::fabs(x.first / y.first) * y.second) / std::fabs(y.first)};
+      case Neg: return {-x.first, x.second};
+      case Sqrt: return {std::sqrt(x.first), x.first > 0 ? x.second / (2 * std::sqrt(x.first)) : std::sqrt(x.second)};
+      case Sin: return {std::sin(x.first), std::fabs(std::cos(x.first)) * x.second};
+      case Cos: return {std::cos(x.first), std::fabs(std::sin(x.first)) * x.second};
+      default: return {0, 0};
+    }
+  };
+  if (NumMemoScope<ValueHalf>* s = NumMemoScope<ValueHalf>::active()) return fold_num_expr<ValueHalf>(*this, s->memo, leaf_value, apply);
+  NumMemoScope<ValueHalf>::Memo memo;
+  return fold_num_expr<ValueHalf>(*this, memo, leaf_value, apply);
 }
 
 const char* note_kind_name(ModelNote::Kind k) {

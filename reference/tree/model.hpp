@@ -53,44 +53,129 @@ struct Num {
 // A computed number: an operation on numbers of the description (leaves are written numbers),
 // evaluated at the precision of T by the same operations an algorithm would use (ADL math, π of
 // T), so that an interval T encloses it. Operands are shared (a frame composed down a chain uses
-// its parent's numbers several times): each node is evaluated once per evaluation, so the cost is
-// the number of distinct nodes, not of paths through them.
+// its parent's numbers several times, settotalmass's factor is in every body's mass): a shared
+// node is evaluated once per evaluation, or once per NumMemoScope<T> while one is open, so the
+// cost is the number of distinct nodes, not of paths through them. Evaluation and release walk
+// the operands with a stack of their own, not by recursion: a sum of 10⁵ terms (a body's 10⁵
+// geoms) is as safe as a sum of two.
 struct NumExpr {
   enum Op { Leaf, Add, Sub, Mul, Div, Neg, Sqrt, Sin, Cos, Pi };
   Op op = Leaf;
   Num leaf;                                  // Leaf
   std::shared_ptr<const NumExpr> a, b;       // operands (b for the binary operations)
+
+  NumExpr();
+  NumExpr(const NumExpr&) = delete;
+  NumExpr& operator=(const NumExpr&) = delete;
+  ~NumExpr();  // releases a chain of sole owners iteratively
+
   template <class T>
-  T eval() const {
-    std::unordered_map<const NumExpr*, T> memo;
-    return eval_memo<T>(memo);
+  T eval() const;
+  // (value in double, first-order rounding carried from the leaves' half units), each node once.
+  std::pair<double, double> value_and_half_unit() const;
+  // The number of nodes alive in the process.
+  static std::size_t alive();
+};
+
+// While open, every evaluation of computed numbers to V in this thread shares one memo of the
+// shared nodes (those with more than one owner): each is evaluated once in the scope. The memo
+// keeps its nodes alive (an address is never reused for another node while it is in the memo).
+// Open one around work that evaluates many numbers sharing operands at one precision
+// (build_model; the MJCF reader).
+template <class V>
+class NumMemoScope {
+ public:
+  struct Entry {
+    std::shared_ptr<const NumExpr> keep;
+    V value;
+  };
+  using Memo = std::unordered_map<const NumExpr*, Entry>;
+  NumMemoScope() : prev_(active_) { active_ = this; }
+  ~NumMemoScope() { active_ = prev_; }
+  NumMemoScope(const NumMemoScope&) = delete;
+  NumMemoScope& operator=(const NumMemoScope&) = delete;
+  static NumMemoScope* active() { return active_; }
+  Memo memo;
+
+ private:
+  NumMemoScope* prev_;
+  static inline thread_local NumMemoScope* active_ = nullptr;
+};
+
+// The operations this thread has evaluated (fold_num_expr's steps): what an evaluation costs, in
+// a unit a test can count (tests/mjcf_test.cpp: settotalmass costs linear in the bodies).
+inline thread_local std::size_t t_num_expr_operations = 0;
+
+// The post-order fold of `root` with explicit stacks (of nodes to visit and of operand values):
+// `leaf(n)` gives a Leaf's or Pi's value, `apply(n, x, y)` an operation's from its operands'
+// values (y unused by the unary ones). A node owned more than once is memoized (its value
+// reused wherever it is met again); a node with one owner is met once per evaluation of its owner.
+template <class V, class LeafFn, class ApplyFn>
+V fold_num_expr(const NumExpr& root, typename NumMemoScope<V>::Memo& memo, LeafFn leaf, ApplyFn apply) {
+  struct Visit {
+    const NumExpr* n;
+    const std::shared_ptr<const NumExpr>* owner;  // the operand pointer that led here (null: root)
+    bool expanded;
+  };
+  std::vector<Visit> visits{{&root, nullptr, false}};
+  std::vector<V> values;
+  while (!visits.empty()) {
+    Visit& v = visits.back();
+    const NumExpr& n = *v.n;
+    if (!v.expanded) {
+      if (n.op == NumExpr::Leaf || n.op == NumExpr::Pi) {
+        values.push_back(leaf(n));
+        visits.pop_back();
+        continue;
+      }
+      if (auto it = memo.find(&n); it != memo.end()) {
+        values.push_back(it->second.value);
+        visits.pop_back();
+        continue;
+      }
+      v.expanded = true;
+      // a's value below b's on the value stack: b is visited after a, so pushed first.
+      if (n.b) visits.push_back({n.b.get(), &n.b, false});
+      visits.push_back({n.a.get(), &n.a, false});  // `v` may dangle from here on
+      continue;
+    }
+    const std::shared_ptr<const NumExpr>* owner = v.owner;
+    visits.pop_back();
+    V y = n.b ? std::move(values.back()) : V();
+    if (n.b) values.pop_back();
+    V x = std::move(values.back());
+    values.pop_back();
+    ++t_num_expr_operations;
+    V r = apply(n, x, y);
+    if (owner && owner->use_count() > 1) memo.emplace(&n, typename NumMemoScope<V>::Entry{*owner, r});
+    values.push_back(std::move(r));
   }
-  template <class T>
-  T eval_memo(std::unordered_map<const NumExpr*, T>& memo) const {
+  return std::move(values.back());
+}
+
+template <class T>
+T NumExpr::eval() const {
+  auto leaf_value = [](const NumExpr& n) -> T { return n.op == Pi ? pi<T>() : n.leaf.as<T>(); };
+  auto apply = [](const NumExpr& n, const T& x, const T& y) -> T {
     using std::cos;
     using std::sin;
     using std::sqrt;
-    if (op == Leaf) return leaf.as<T>();
-    if (op == Pi) return pi<T>();
-    if (auto it = memo.find(this); it != memo.end()) return it->second;
-    T r(0);
-    switch (op) {
-      case Add: r = a->eval_memo<T>(memo) + b->eval_memo<T>(memo); break;
-      case Sub: r = a->eval_memo<T>(memo) - b->eval_memo<T>(memo); break;
-      case Mul: r = a->eval_memo<T>(memo) * b->eval_memo<T>(memo); break;
-      case Div: r = a->eval_memo<T>(memo) / b->eval_memo<T>(memo); break;
-      case Neg: r = -a->eval_memo<T>(memo); break;
-      case Sqrt: r = sqrt(a->eval_memo<T>(memo)); break;
-      case Sin: r = sin(a->eval_memo<T>(memo)); break;
-      case Cos: r = cos(a->eval_memo<T>(memo)); break;
-      default: break;
+    switch (n.op) {
+      case Add: return x + y;
+      case Sub: return x - y;
+      case Mul: return x * y;
+      case Div: return x / y;
+      case Neg: return -x;
+      case Sqrt: return sqrt(x);
+      case Sin: return sin(x);
+      case Cos: return cos(x);
+      default: return T(0);
     }
-    memo.emplace(this, r);
-    return r;
-  }
-  // (value in double, first-order rounding carried from the leaves' half units), each node once.
-  std::pair<double, double> value_and_half_unit() const;
-};
+  };
+  if (NumMemoScope<T>* s = NumMemoScope<T>::active()) return fold_num_expr<T>(*this, s->memo, leaf_value, apply);
+  typename NumMemoScope<T>::Memo memo;
+  return fold_num_expr<T>(*this, memo, leaf_value, apply);
+}
 
 template <class T>
 T Num::as() const {
@@ -200,6 +285,9 @@ struct ModelDesc {
   // What the reader ignored or changed on the way in (a URDF's mimic joints, transmissions, ...),
   // one sentence each, naming the element. Not part of the canonical model (nor of its hash).
   std::vector<std::string> import_notes;
+  // The file it was read from (the loader sets it), named by the ModelErrors of build_model. Not
+  // part of the canonical model.
+  std::string file;
 };
 
 // A finding about the physics of the model that is not an error: an inertia that breaks a
