@@ -29,7 +29,7 @@ int run_eval(const EvalOptions& o) {
   if (!o.out.empty() && o.out != "-") check_output_path(o.out);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
-  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory);
+  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory, 1, o.prove ? Proving::yes : Proving::no);
   const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
   // Without a proof, angles the precision cannot reduce are refused (certified digits could be
   // wrong); with one, every sine is enclosed rigorously and the proof says how many digits hold.

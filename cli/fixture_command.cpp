@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "fixtures/fixture.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -31,6 +32,9 @@ struct FixtureOptions {
   bool prove = false;         // --prove: each sample's proven digits (certify/prove.hpp)
   ModelOptions mo;
 };
+
+// write_fixture's large models: more DoFs than this are computed one sample at a time.
+constexpr size_t kLargeDofs = 512;
 
 // The fixture's name when --out is not given: the model file's name without its folder and its
 // last extension, then ".fixture.json.gz", in the current folder (panda.urdf → panda.fixture.json.gz).
@@ -68,14 +72,19 @@ int run_fixture(const FixtureOptions& o) {
   check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", out_path}});
   check_output_path(out_path);
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
-  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory, p->kind == Precision::Mpfr ? 1 : threads);
+  // The samples computed at once, as write_fixture runs them: one at a time at an MPFR precision
+  // and on a model of more than kLargeDofs DoFs (whose two precisions then share the sample),
+  // else one per worker thread, at most one per sample of this document.
+  const auto [first, end] = shard_range(samples, shard);
+  const bool large = model_layout(lm.desc).nv > static_cast<int>(kLargeDofs);
+  const int at_once = !thread_safe_precision(*p) || large ? 1 : std::max(1, std::min(threads, end - first));
+  check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory, at_once, o.prove ? Proving::yes : Proving::no);
   print_model_warnings("fixture", lm);
   // Written as the samples are made (write_fixture), atomically; a name ending in .gz is written
   // gzip-compressed (every reader of fixtures reads both).
   int worst = 0;
-  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out, 512, o.prove, shard); },
+  write_file_atomic(out_path, [&](std::ostream& out) { worst = write_fixture(lm, samples, seed, *p, threads, out, kLargeDofs, o.prove, shard); },
                     gzip_name(out_path));
-  const auto [first, end] = shard_range(samples, shard);
   std::cerr << "rbdref fixture: " << lm.desc.name << ", "
             << (shard.whole() ? std::to_string(samples) + " samples"
                               : "shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) + ": samples " +

@@ -152,6 +152,7 @@ LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
     lm.desc = read_model_json(parse_json_text(text, path), path);
   }
   if (lm.desc.name.empty()) lm.desc.name = path;
+  lm.desc.file = path;
   if (!opt.loops_file.empty()) {
     lm.loops_file = opt.loops_file;
     std::vector<LoopJointDesc> more = read_loops_file(opt.loops_file, lm.desc);
@@ -181,7 +182,7 @@ LoadedModel load_model(const std::string& path, const LoadOptions& opt) {
       if (!l.file.empty() && e.field().rfind(l.where, 0) == 0) file = l.file;
     for (const ContactDesc& c : lm.desc.contacts)
       if (!c.file.empty() && e.field().rfind(c.where, 0) == 0) file = c.file;
-    throw InputError(file, e.field(), std::string(e.what()).substr(e.field().size() + 2));
+    throw InputError(file, e.field(), e.message());
   }
   if (opt.inertia == InertiaPolicy::Strict)
     for (const ModelNote& n : lm.notes)

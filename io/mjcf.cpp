@@ -18,10 +18,12 @@
 #include "io/model_io.hpp"
 
 #include "io/files.hpp"
+#include "io/memory_limit.hpp"
 #include "io/model_io_impl.hpp"
 #include "io/numbers.hpp"
 #include "io/utf8.hpp"
 #include "io/xml_escape.hpp"
+#include "reference/numeric/scalar.hpp"
 #include "reference/tree/model.hpp"
 
 #include <tinyxml2.h>
@@ -30,6 +32,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,32 +53,43 @@ using tinyxml2::XMLElement;
 // trees small and are exact: 0 + x = x, 0 · x = 0, 1 · x = x.
 struct X {
   std::shared_ptr<const NumExpr> e;
-  X() : X(Num::exact(0)) {}
-  X(const Num& n) {  // NOLINT: a written number is an expression
-    if (n.expr) {
-      e = n.expr;
-    } else {
-      auto p = std::make_shared<NumExpr>();
-      p->op = NumExpr::Leaf;
-      p->leaf = n;
-      e = p;
-    }
+  X() : e(small_integer(0)) {}
+  X(const Num& n) : e(n.expr ? n.expr : leaf_node(n)) {}  // NOLINT: a written number is an expression
+  explicit X(std::shared_ptr<const NumExpr> p) : e(std::move(p)) {}
+  // An exact double; the small integers the formulas use are shared nodes, made once.
+  static X of(double v) {
+    if (v >= 0 && v <= kSmall && v == static_cast<double>(static_cast<int>(v))) return X(small_integer(static_cast<int>(v)));
+    return X(leaf_node(Num::exact(v)));
   }
-  static X of(double v) { return X(Num::exact(v)); }
   static X node(NumExpr::Op op, const X& a, const X& b = X()) {
     auto p = std::make_shared<NumExpr>();
     p->op = op;
     p->a = a.e;
     if (op == NumExpr::Add || op == NumExpr::Sub || op == NumExpr::Mul || op == NumExpr::Div) p->b = b.e;
-    X r;
-    r.e = p;
-    return r;
+    return X(std::shared_ptr<const NumExpr>(std::move(p)));
   }
   bool leaf_is(double v) const { return e->op == NumExpr::Leaf && e->leaf.is_double && e->leaf.value == v; }
   bool zero() const { return e->op == NumExpr::Leaf && e->leaf.is_zero(); }
   bool one() const { return leaf_is(1); }
   Num num() const { return e->op == NumExpr::Leaf ? e->leaf : Num::computed(e); }
   double approx() const { return e->value_and_half_unit().first; }
+
+ private:
+  static constexpr int kSmall = 180;
+  static std::shared_ptr<const NumExpr> leaf_node(const Num& n) {
+    auto p = std::make_shared<NumExpr>();
+    p->op = NumExpr::Leaf;
+    p->leaf = n;
+    return p;
+  }
+  static const std::shared_ptr<const NumExpr>& small_integer(int k) {
+    static const std::vector<std::shared_ptr<const NumExpr>> table = [] {
+      std::vector<std::shared_ptr<const NumExpr>> t;
+      for (int i = 0; i <= kSmall; ++i) t.push_back(leaf_node(Num::exact(i)));
+      return t;
+    }();
+    return table[static_cast<size_t>(k)];
+  }
 };
 X operator+(const X& a, const X& b) {
   if (a.zero()) return b;
@@ -105,11 +119,12 @@ X xsqrt(const X& a) { return a.zero() || a.one() ? a : X::node(NumExpr::Sqrt, a)
 X xsin(const X& a) { return a.zero() ? a : X::node(NumExpr::Sin, a); }
 X xcos(const X& a) { return a.zero() ? X::of(1) : X::node(NumExpr::Cos, a); }
 X xpi() {
-  auto p = std::make_shared<NumExpr>();
-  p->op = NumExpr::Pi;
-  X r;
-  r.e = p;
-  return r;
+  static const std::shared_ptr<const NumExpr> pi_node = [] {
+    auto p = std::make_shared<NumExpr>();
+    p->op = NumExpr::Pi;
+    return std::shared_ptr<const NumExpr>(std::move(p));
+  }();
+  return X(pi_node);
 }
 
 using V3 = std::array<X, 3>;
@@ -171,11 +186,24 @@ struct Doc {
   std::vector<std::unique_ptr<XMLDocument>> docs;
   std::map<const XMLDocument*, std::string> file_of;
   std::string main_file;
+  // Every file read, by its canonical path: the <include> that brought it in (null: the main file).
+  // MuJoCo includes a file at most once, so a cycle (through the top level, a <default>, a body or
+  // a frame) and a fan-out (a file included twice by two files) are both refused at the second
+  // inclusion; the bytes of all files together are bounded like one model file.
+  std::map<std::string, const XMLElement*> included;
+  std::size_t total_bytes = 0;
+  std::map<const XMLElement*, std::vector<const XMLElement*>> expanded;  // children(), once per element
   std::string file(const XMLElement* e) const {
     auto it = file_of.find(e->GetDocument());
     return it == file_of.end() ? main_file : it->second;
   }
 };
+
+std::string canonical_file(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path c = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : c.string();
+}
 
 std::string where_of(const XMLElement* e, const std::string& what) {
   return what + " (line " + std::to_string(e->GetLineNum()) + ")";
@@ -204,8 +232,10 @@ XMLDocument* parse_xml(Doc& doc, const std::string& text, const std::string& fil
 }
 
 // The children of e with every <include file="..."/> replaced by the children of the included
-// file's <mujoco> root, as MuJoCo's parser does (paths relative to the main model's folder).
-std::vector<const XMLElement*> children(Doc& doc, const XMLElement* e, int depth = 0) {
+// file's <mujoco> root, as MuJoCo's parser does (paths relative to the main model's folder; each
+// file at most once: Doc::included).
+std::vector<const XMLElement*> children(Doc& doc, const XMLElement* e) {
+  if (auto it = doc.expanded.find(e); it != doc.expanded.end()) return it->second;
   std::vector<const XMLElement*> out;
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (std::string(c->Name()) != "include") {
@@ -215,20 +245,34 @@ std::vector<const XMLElement*> children(Doc& doc, const XMLElement* e, int depth
     const std::string file = doc.file(c);
     const char* f = c->Attribute("file");
     if (!f || !*f) throw InputError(file, where_of(c, "<include>"), "missing attribute file");
-    if (depth > 20) throw InputError(file, where_of(c, "<include>"), "includes nested more than 20 deep (a cycle?)");
+    const std::string where = where_of(c, "<include file=\"" + std::string(f) + "\">");
     const std::string path = std::string(f).front() == '/' ? std::string(f) : folder(doc.main_file) + f;
+    const std::string key = canonical_file(path);
+    if (auto it = doc.included.find(key); it != doc.included.end())
+      throw InputError(file, where,
+                       "the file is already part of the model (" +
+                           (it->second ? "included by " + doc.file(it->second) + " line " + std::to_string(it->second->GetLineNum())
+                                       : std::string("it is the main file")) +
+                           "); MuJoCo includes a file at most once, so an include cycle or a file included twice is refused");
+    doc.included.emplace(key, c);
     std::string text;
     try {
       text = read_text_file(path, kModelInput);
     } catch (const InputError& err) {
-      throw InputError(file, where_of(c, "<include file=\"" + std::string(f) + "\">"), std::string("cannot read the included file: ") + err.what());
+      throw InputError(file, where, std::string("cannot read the included file: ") + err.what());
     }
+    doc.total_bytes += text.size();
+    if (doc.total_bytes > max_input_bytes(kModelInput))
+      throw InputError(file, where,
+                       "the model's files together pass the input limit of " + std::to_string(max_input_bytes(kModelInput)) +
+                           " bytes for a model (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
     const XMLDocument* inc = parse_xml(doc, text, path);
     const XMLElement* root = inc->RootElement();
     if (!root || std::string(root->Name()) != "mujoco")
       throw InputError(path, "<mujoco>", "expected an included MJCF file with a <mujoco> root element");
-    for (const XMLElement* k : children(doc, root, depth + 1)) out.push_back(k);
+    for (const XMLElement* k : children(doc, root)) out.push_back(k);
   }
+  doc.expanded.emplace(e, out);
   return out;
 }
 
@@ -473,14 +517,16 @@ MassProps combine(const std::vector<MassProps>& parts) {
   for (const MassProps& p : parts) mc = add(mc, scale(p.c, p.m));
   out.c = scale(mc, X::of(1) / out.m);
   for (const MassProps& p : parts) {
-    const V3 d = sub(p.c, out.c);
-    const X dd = dot(d, d);
-    out.I[0] = out.I[0] + p.I[0] + p.m * (dd - d[0] * d[0]);
-    out.I[1] = out.I[1] + p.I[1] + p.m * (dd - d[1] * d[1]);
-    out.I[2] = out.I[2] + p.I[2] + p.m * (dd - d[2] * d[2]);
-    out.I[3] = out.I[3] + p.I[3] - p.m * d[0] * d[1];
-    out.I[4] = out.I[4] + p.I[4] - p.m * d[0] * d[2];
-    out.I[5] = out.I[5] + p.I[5] - p.m * d[1] * d[2];
+    // I += I_p + m_p (|d|² 1 − d dᵀ), d = c_p − c: each diagonal entry as m_p's two other squares
+    // (a sum of positives), the products m_p d_k d_l shared between the entries.
+    const V3 d = sub(p.c, out.c), md = scale(d, p.m);
+    const V3 sq{md[0] * d[0], md[1] * d[1], md[2] * d[2]};
+    out.I[0] = out.I[0] + (p.I[0] + (sq[1] + sq[2]));
+    out.I[1] = out.I[1] + (p.I[1] + (sq[0] + sq[2]));
+    out.I[2] = out.I[2] + (p.I[2] + (sq[0] + sq[1]));
+    out.I[3] = out.I[3] + (p.I[3] - md[0] * d[1]);
+    out.I[4] = out.I[4] + (p.I[4] - md[0] * d[2]);
+    out.I[5] = out.I[5] + (p.I[5] - md[1] * d[2]);
   }
   return out;
 }
@@ -624,6 +670,24 @@ struct Reader {
   int njoint = 0;
   std::map<std::string, int> ignored;  // body children not read
   bool passive = false;  // some joint has damping, stiffness, friction loss or limits
+  std::uint64_t memory_limit = UINT64_MAX;
+  std::string memory_source;
+
+  // The expressions derived so far against the memory limit (io/memory_limit.hpp): a body of
+  // millions of geoms in a 64 MiB file would otherwise take gigabytes before anything is computed.
+  void check_size(const std::string& file, const std::string& what) const {
+    // Peak memory per expression node alive, measured on `convert` of one body of 10⁴ and 10⁵
+    // geoms (78 and 489 MB, 0.24 and 2.36 million nodes: ~194 bytes each, the memos and the
+    // loader's long-double build included), rounded up.
+    constexpr std::uint64_t kBytesPerNode = 256;
+    const std::uint64_t nodes = NumExpr::alive();
+    if (nodes <= memory_limit / kBytesPerNode) return;
+    throw InputError(file, what,
+                     "the numbers derived from the model's elements so far (" + std::to_string(nodes) + " expressions, about " +
+                         format_bytes(nodes * kBytesPerNode) + ") pass the memory limit of " + format_bytes(memory_limit) + " (" +
+                         memory_source + "); raise it with RBDREF_MAX_MEMORY, or give the bodies <inertial> elements instead of "
+                         "deriving them from so many geoms");
+  }
 
   std::string unique(std::string n, std::set<std::string>& used) {
     while (!used.insert(n).second) n += "_";
@@ -728,6 +792,7 @@ void Reader::body(const XMLElement* e, int parent, const std::string& parent_cla
     inertial_where = what + " (inertia from its geoms)";
     std::vector<MassProps> parts;
     for (const auto& [g, gframe] : geoms) {
+      if (parts.size() % 1024 == 1023) check_size(file, what);
       std::string refusal;
       std::optional<MassProps> gm = geom_mass(c, comp, g, gframe, refusal);
       if (!refusal.empty())
@@ -844,6 +909,7 @@ void Reader::body(const XMLElement* e, int parent, const std::string& parent_cla
     b.desc = static_cast<int>(d.bodies.size()) - 1;
   }
   bodies.push_back(b);
+  check_size(file, what);
   for (const Placed& pk : kids)
     if (std::string(pk.e->Name()) == "body") body(pk.e, id, pk.cls, pk.frame);
 }
@@ -969,8 +1035,14 @@ std::vector<std::string> mjcf_includes(const std::string& path) {
 }
 
 ModelDesc read_mjcf(const std::string& xml_text, const std::string& file) {
+  // Computed numbers share operands (a body's composed frame, settotalmass's factor): each node's
+  // double value, rounding and 100-bit text are computed once for the whole read.
+  NumMemoScope<std::pair<double, double>> approximations;
+  NumMemoScope<bin100> texts;
   Doc doc;
   doc.main_file = file;
+  doc.included.emplace(canonical_file(file), nullptr);
+  doc.total_bytes = xml_text.size();
   XMLDocument* main = parse_xml(doc, xml_text, file);
   const XMLElement* root = main->RootElement();
   if (!root || std::string(root->Name()) != "mujoco") throw InputError(file, "<mujoco>", "expected a <mujoco> root element");
@@ -1021,6 +1093,7 @@ ModelDesc read_mjcf(const std::string& xml_text, const std::string& file) {
   if (!defaults.classes.count("main")) defaults.classes["main"] = ClassDefaults();
 
   Reader r{c, comp, d, {}, {}, {}, {}, {}, 0, {}};
+  r.memory_limit = memory_limit_and_source("", r.memory_source);
   r.bodies.push_back(MjBody{"world", -1, zero3(), Pose()});
   bool have_world = false;
   std::vector<const XMLElement*> equalities;

@@ -11,7 +11,10 @@
 // check_xml_characters is the reading side, applied to an XML file before it is parsed: a NUL byte
 // (which ends a C string: the parser would see a shorter document) and a character reference to
 // a code point outside XML 1.0's Char production (&#0;, &#x1;, &#xD800;, &#x110000;: "not
-// well-formed", though tinyxml2 substitutes them) are refused with the line named.
+// well-formed", though tinyxml2 substitutes them) are refused, and so is a byte of markup that is
+// not UTF-8 (a name with a Latin-1 byte: names reach the JSON outputs); each with the line and the
+// element (and attribute) it is in. Comments and text between elements are not checked for UTF-8
+// (neither reader uses them).
 #pragma once
 
 #include <string>
@@ -20,7 +23,8 @@ namespace rbd {
 
 std::string xml_escape(const std::string& s);
 
-// Throws InputError(file, "line N", ...) at the first NUL byte or illegal character reference.
+// Throws InputError(file, "line N, <tag> attribute", ...) at the first NUL byte, illegal character
+// reference, or byte of markup (tag names, attribute values) that is not UTF-8.
 void check_xml_characters(const std::string& text, const std::string& file);
 
 }  // namespace rbd
