@@ -289,7 +289,7 @@ int run_hunt(const HuntOptions& o) {
            << "    rbdref audit --model model.json --engines " << o.engine << " --no-baseline   # the engine again, on fresh samples\n"
            << "    rbdref eval model.json --state STATE.json                       # the reference at one state\n";
     write_file_atomic(stage.path(dir + "/README.md"), readme.str());
-    stage.commit();
+    stage.commit(StagedFolder::When::Now);  // kept as found: an interrupted hunt keeps its findings
     std::cerr << "hunt: seed " << seed << ": shrunk to " << d.bodies.size() << " bodies; wrote " << dir << "/\n";
     summary.push_back({{"seed", seed}, {"signature", sig}, {"diagnosis", out->summary}, {"bodies", d.bodies.size()},
                        {"bodies_before", bodies_before}, {"sample", keep}, {"folder", dir}});

@@ -145,15 +145,19 @@ int main(int argc, char** argv) {
   try {
     for (const auto& [name, run] : commands)
       if (app.got_subcommand(name)) {
+        // The command's files are moved into place only after it ended and its standard output
+        // was flushed: a failure anywhere, standard output included, leaves no output (files.hpp).
+        rbd::OutputCommit outputs;
         const int status = run();
         rbd::flush_stdout_or_throw();  // an output lost on standard output is not a success
+        outputs.commit();
         return status;
       }
   } catch (const rbd::InputError& e) {
     std::cerr << "rbdref: error: " << e.what() << "\n";
     return 2;
   } catch (const rbd::ModelError& e) {  // a model problem met past the loader (a precision's range)
-    std::cerr << "rbdref: error: model: " << e.what() << "\n";
+    std::cerr << "rbdref: error: " << (e.file().empty() ? "model" : e.file()) << ": " << e.what() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {  // past the memory guard and the input bounds: a limit set lower still
     std::cerr << "rbdref: error: out of memory: the input or the model needs more memory than this process may have "

@@ -7,6 +7,7 @@
 #include "io/gzip_streambuf.hpp"
 #include "io/utf8.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <mutex>
+#include <stdexcept>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,7 +49,7 @@ std::size_t max_input_bytes(std::size_t kind_bound) {
   return static_cast<std::size_t>(v);
 }
 
-std::string read_text_file(const std::string& path, std::size_t kind_bound) {
+std::size_t check_input_file(const std::string& path, std::size_t kind_bound) {
   // Input file names are written into the JSON outputs (eval's model.file, a fixture's source).
   if (first_invalid_utf8(path) != std::string::npos)
     throw InputError(path, "", "expected a file name in UTF-8 (input file names are written into the JSON outputs); rename the file");
@@ -62,6 +65,11 @@ std::string read_text_file(const std::string& path, std::size_t kind_bound) {
   if (static_cast<unsigned long long>(st.st_size) > limit)
     throw InputError(path, "", "the file has " + std::to_string(st.st_size) + " bytes, more than the input limit of " +
                                    std::to_string(limit) + " (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
+  return limit;
+}
+
+std::string read_text_file(const std::string& path, std::size_t kind_bound) {
+  const std::size_t limit = check_input_file(path, kind_bound);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the file for reading");
   // Bounded by the limit as it is read too (a file that grows while it is read).
@@ -158,9 +166,14 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
   struct stat old;
   const bool replacing = ::stat(path.c_str(), &old) == 0;
   register_temporary(tmp);
+  // Until it is renamed into place (or handed to the OutputCommit) the temporary is forgotten
+  // only by being removed.
   struct Forget {
     const std::string& p;
-    ~Forget() { forget_temporary(p); }
+    bool keep = false;
+    ~Forget() {
+      if (!keep) forget_temporary(p);
+    }
   } forget{tmp};
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -190,10 +203,120 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
       throw InputError(path, "", "write error");
     }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError(path, "", "cannot rename the temporary file into place");
+  auto move = [tmp, path] {
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      std::remove(tmp.c_str());
+      forget_temporary(tmp);
+      throw InputError(path, "", "cannot rename the temporary file into place (" + why + ")");
+    }
+    forget_temporary(tmp);
+  };
+  if (OutputCommit::defers(path)) {
+    forget.keep = true;
+    OutputCommit::defer(path, move, [tmp] {
+      std::remove(tmp.c_str());
+      forget_temporary(tmp);
+    });
+    return;
   }
+  forget.keep = true;  // move() forgets it
+  move();
+}
+
+namespace {
+
+struct Deferred {
+  std::string key;
+  std::function<void()> move, discard;
+};
+struct CommitState {
+  std::mutex mu;
+  bool open = false;
+  std::vector<Deferred> pending;
+  std::vector<std::string> stages;
+};
+CommitState& commit_state() {
+  static CommitState s;
+  return s;
+}
+
+}  // namespace
+
+OutputCommit::OutputCommit() {
+  CommitState& s = commit_state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (s.open) throw std::logic_error("OutputCommit: one is open already");
+  s.open = true;
+}
+
+OutputCommit::~OutputCommit() {
+  CommitState& s = commit_state();
+  std::vector<Deferred> left;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    left.swap(s.pending);
+    s.open = false;
+  }
+  for (auto it = left.rbegin(); it != left.rend(); ++it) {
+    try {
+      it->discard();
+    } catch (...) {  // housekeeping: what is left carries the PID and the next run removes it
+    }
+  }
+}
+
+void OutputCommit::commit() {
+  CommitState& s = commit_state();
+  std::vector<Deferred> todo;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    todo.swap(s.pending);
+  }
+  // Moved in order; a failure (the machine's, every path was checked when it was written) leaves
+  // the outputs not yet moved to the destructor, which removes them.
+  for (size_t k = 0; k < todo.size(); ++k) {
+    try {
+      todo[k].move();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(s.mu);
+      s.pending.assign(todo.begin() + static_cast<std::ptrdiff_t>(k) + 1, todo.end());
+      throw;
+    }
+  }
+}
+
+bool OutputCommit::defers(const std::string& path) {
+  CommitState& s = commit_state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!s.open) return false;
+  for (const std::string& stage : s.stages)
+    if (path.size() > stage.size() && path.compare(0, stage.size(), stage) == 0 && path[stage.size()] == '/') return false;
+  return true;
+}
+
+void OutputCommit::defer(const std::string& key, std::function<void()> move, std::function<void()> discard) {
+  CommitState& s = commit_state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  for (Deferred& d : s.pending)
+    if (d.key == key) {  // the same temporary, written again: one move
+      d.move = std::move(move);
+      d.discard = std::move(discard);
+      return;
+    }
+  s.pending.push_back({key, std::move(move), std::move(discard)});
+}
+
+void OutputCommit::add_staging_folder(const std::string& stage) {
+  CommitState& s = commit_state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.stages.push_back(stage);
+}
+
+void OutputCommit::remove_staging_folder(const std::string& stage) {
+  CommitState& s = commit_state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.stages.erase(std::remove(s.stages.begin(), s.stages.end(), stage), s.stages.end());
 }
 
 std::string canonical_path(const std::string& path) {

@@ -26,6 +26,10 @@ std::size_t max_input_bytes(std::size_t kind_bound = kLargeInput);
 // a regular file (a FIFO, device or socket is refused at once), or if it is larger than
 // max_input_bytes(kind_bound).
 std::string read_text_file(const std::string& path, std::size_t kind_bound = kLargeInput);
+// The checks of read_text_file before it reads (the name, a regular file, its size), for readers
+// that read the file as they parse it (read_json_file); returns max_input_bytes(kind_bound), the
+// bound to keep while reading.
+std::size_t check_input_file(const std::string& path, std::size_t kind_bound = kLargeInput);
 
 // Writes `content` to `path` atomically: a temporary file in the same folder, then rename.
 // Throws InputError on failure, leaving no partial file behind and the old file untouched.
@@ -49,6 +53,31 @@ void check_output_name(const std::string& path);
 
 // Flushes standard output; InputError("standard output", …) when anything written to it was lost.
 void flush_stdout_or_throw();
+
+// One command's outputs, moved into place together when it has succeeded. While one is open
+// (cli/main.cpp opens one around every command), write_file_atomic leaves each finished file
+// beside its path as its temporary, and StagedFolder::commit leaves its finished stage beside its
+// folder; commit() moves them into place in the order they were written, after the command has
+// flushed standard output, so that a failure anywhere (standard output full or closed included)
+// leaves no output: the destructor without commit() removes them all. Writes into a staging
+// folder are not deferred (the stage is moved as a whole). One at a time per process.
+class OutputCommit {
+ public:
+  OutputCommit();
+  ~OutputCommit();
+  OutputCommit(const OutputCommit&) = delete;
+  OutputCommit& operator=(const OutputCommit&) = delete;
+  void commit();
+
+  // For the writers: whether an output at `path` waits for the commit, and the deferral itself
+  // (`move` puts it in place, `discard` removes it; `key` the final path: a later output to the
+  // same path replaces the earlier one's entry).
+  static bool defers(const std::string& path);
+  static void defer(const std::string& key, std::function<void()> move, std::function<void()> discard);
+  // A staging folder (StagedFolder) whose files are written in place, from its making to its move.
+  static void add_staging_folder(const std::string& stage);
+  static void remove_staging_folder(const std::string& stage);
+};
 
 // mkdir -p: creates path and its missing parents; InputError naming path when a part is not a
 // folder or cannot be made.

@@ -45,13 +45,17 @@ enum class StdoutTo { Capture, DevFull, Closed };
 
 // timeout_s > 0: the command is killed by SIGALRM after that many seconds (a hang becomes a signal
 // the test reports, not a suite that never ends). env: variables set for the command alone.
+// wrapper: a command that runs rbdref (`strace -f …`), found on PATH: its words, then rbdref and ARGS
+// (status 127: it could not be run).
 // start_rbdref starts the command and returns its process id (or -1) without waiting;
 // wait_rbdref waits for it and reads what it wrote. run_rbdref is the two in a row.
 inline pid_t start_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
                           StdoutTo to = StdoutTo::Capture, unsigned timeout_s = 0,
-                          const std::vector<std::pair<std::string, std::string>>& env = {}) {
+                          const std::vector<std::pair<std::string, std::string>>& env = {},
+                          const std::vector<std::string>& wrapper = {}) {
   const std::string out = capture_dir + "/stdout.txt", err = capture_dir + "/stderr.txt";
-  std::vector<std::string> argv_s{::rbd::test::kRbdrefCli};
+  std::vector<std::string> argv_s = wrapper;
+  argv_s.push_back(::rbd::test::kRbdrefCli);
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());
@@ -74,7 +78,7 @@ inline pid_t start_rbdref(const std::vector<std::string>& args, const std::strin
     ::dup2(fe, 2);
     for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
     if (timeout_s > 0) ::alarm(timeout_s);
-    ::execv(argv[0], argv.data());
+    ::execvp(argv[0], argv.data());
     ::_exit(127);
   }
   return pid;
@@ -95,8 +99,9 @@ inline CliRun wait_rbdref(pid_t pid, const std::string& capture_dir) {
 
 inline CliRun run_rbdref(const std::vector<std::string>& args, const std::string& capture_dir, const std::string& cwd = "",
                          StdoutTo to = StdoutTo::Capture, unsigned timeout_s = 0,
-                         const std::vector<std::pair<std::string, std::string>>& env = {}) {
-  return wait_rbdref(start_rbdref(args, capture_dir, cwd, to, timeout_s, env), capture_dir);
+                         const std::vector<std::pair<std::string, std::string>>& env = {},
+                         const std::vector<std::string>& wrapper = {}) {
+  return wait_rbdref(start_rbdref(args, capture_dir, cwd, to, timeout_s, env, wrapper), capture_dir);
 }
 
 // The words of a command line split at blanks (no quoting: the command lines of these tests hold
