@@ -5,7 +5,8 @@
 //                   command without --shard writes, byte for byte (fixtures/fixture.hpp,
 //                   merge_fixture_shards); gzip-compressed when FILE ends in .gz
 //   rbdref.hunt     the N summaries of `hunt --shard K/N` (their standard output) → one summary:
-//                   trials and skipped models summed, findings in trial order, "shards": N
+//                   trials and skipped models summed (a sum past 2^64 - 1 is refused), findings in
+//                   trial order, "shards": N
 // Every shard is verified first (checksums, one campaign, each K once, none missing); on any
 // problem nothing is written and the exit status is 2, naming the file and the field.
 #include "cli/commands.hpp"
@@ -13,6 +14,7 @@
 #include "io/gzip.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <map>
 
@@ -45,10 +47,16 @@ ojson merge_hunt_summaries(const std::vector<std::pair<std::string, ojson>>& doc
     for (const char* key : {"engine", "engine_version", "seed", "budget_s"})
       if (!d.contains(key) || d[key] != first[key])
         throw InputError(file, key, "differs from " + docs.front().first + ": the shards are not of one campaign");
-    for (const char* key : {"trials", "skipped"})
+    // The sums are counted in 64 bits: a sum past 2^64 - 1 (no hunt runs that many trials; an
+    // edited or corrupted summary) is refused rather than wrapped around.
+    for (auto [key, sum] : {std::pair<const char*, std::uint64_t*>{"trials", &trials}, {"skipped", &skipped}}) {
       if (!d.contains(key) || !d[key].is_number_unsigned()) throw InputError(file, key, "expected a count");
-    trials += d["trials"].get<std::uint64_t>();
-    skipped += d["skipped"].get<std::uint64_t>();
+      const std::uint64_t v = d[key].get<std::uint64_t>();
+      if (v > UINT64_MAX - *sum)
+        throw InputError(file, key, "the sum over the shards exceeds 2^64 - 1 (18446744073709551615): " + std::to_string(*sum) +
+                                        " before this file, " + std::to_string(v) + " in it; no hunt runs that many, so a summary is wrong");
+      *sum += v;
+    }
     if (!d.contains("findings") || !d["findings"].is_array()) throw InputError(file, "findings", "expected an array");
     for (const ojson& f : d["findings"]) {
       if (!f.is_object() || !f.contains("seed") || !f["seed"].is_number_unsigned())
@@ -76,7 +84,7 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out) {
   std::string format;
   for (const std::string& p : inputs) {
     std::string b = read_text_file(p);
-    const json head = parse_json_text(is_gzip(b) ? gunzip(b, p) : b, p);
+    const json head = parse_json_bytes(b, p);  // gzip inflated as it is parsed, never whole
     const std::string f = head.is_object() && head.contains("format") && head["format"].is_string() ? head["format"].get<std::string>() : "";
     if (f != "rbdref.fixture" && f != "rbdref.hunt")
       throw InputError(p, "format", "expected \"rbdref.fixture\" (fixture --shard) or \"rbdref.hunt\" (hunt --shard), got " +
@@ -94,7 +102,7 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out) {
     return 0;
   }
   std::vector<std::pair<std::string, ojson>> docs;
-  for (const auto& [p, b] : bytes) docs.emplace_back(p, ojson::parse(is_gzip(b) ? gunzip(b, p) : b));
+  for (const auto& [p, b] : bytes) docs.emplace_back(p, parse_json_bytes<ojson>(b, p));
   const ojson merged = merge_hunt_summaries(docs);
   write_file_atomic(out, merged.dump(1) + "\n");
   std::cerr << "rbdref merge: " << inputs.size() << " hunt shards, " << merged["trials"] << " trials, " << merged["findings"].size()

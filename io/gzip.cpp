@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace rbd {
 
@@ -141,32 +143,91 @@ bool is_gzip(const std::string& data) {
   return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-std::string gunzip(const std::string& data, const std::string& path, std::size_t kind_bound) {
-  const size_t kLimit = max_input_bytes(kind_bound);  // a bomb is refused as it inflates, not after
+namespace {
+
+// Bytes in memory as a stream buffer, not copied.
+struct ViewBuf : std::streambuf {
+  explicit ViewBuf(const std::string& s) {
+    char* p = const_cast<char*>(s.data());
+    setg(p, p, p + s.size());
+  }
+};
+
+}  // namespace
+
+struct GunzipReader::Impl {
+  std::unique_ptr<ViewBuf> view;  // the bytes in memory, when they are
+  std::unique_ptr<std::istream> view_in;
+  std::istream& in;
+  std::string path;
+  std::size_t limit;         // max_input_bytes(kind_bound): inflated bytes beyond it are refused
+  std::uint64_t inflated = 0;
   z_stream z{};
-  if (inflateInit2(&z, 15 + 16) != Z_OK) throw InputError(path, "", "cannot start gzip decompression (zlib)");
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
+  std::vector<char> buf = std::vector<char>(std::size_t(1) << 16);  // compressed bytes, read as needed
+  bool in_ended = false, done = false;
+
+  Impl(std::istream& i, const std::string& p, std::size_t kind_bound) : in(i), path(p), limit(max_input_bytes(kind_bound)) {
+    if (inflateInit2(&z, 15 + 16) != Z_OK) throw InputError(path, "", "cannot start gzip decompression (zlib)");
+  }
+  ~Impl() { inflateEnd(&z); }
+  [[noreturn]] void incomplete() const {
+    throw InputError(path, "", "expected a complete gzip file (truncated, damaged, or with data after the gzip stream)");
+  }
+  // More compressed bytes into buf (z.avail_in is 0); false at the end of `in`.
+  bool refill() {
+    if (in_ended) return false;
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const std::size_t got = static_cast<std::size_t>(in.gcount());
+    if (in.bad()) throw InputError(path, "", "read error");
+    z.next_in = reinterpret_cast<Bytef*>(buf.data());
+    z.avail_in = static_cast<uInt>(got);
+    in_ended = got == 0;
+    return got > 0;
+  }
+};
+
+GunzipReader::GunzipReader(std::istream& in, const std::string& path, std::size_t kind_bound)
+    : impl_(std::make_unique<Impl>(in, path, kind_bound)) {}
+GunzipReader::GunzipReader(const std::string& data, const std::string& path, std::size_t kind_bound) {
+  auto view = std::make_unique<ViewBuf>(data);
+  auto in = std::make_unique<std::istream>(view.get());
+  impl_ = std::make_unique<Impl>(*in, path, kind_bound);
+  impl_->view = std::move(view);
+  impl_->view_in = std::move(in);
+}
+GunzipReader::~GunzipReader() = default;
+
+std::size_t GunzipReader::read(char* out, std::size_t n) {
+  Impl& d = *impl_;
+  if (d.done || n == 0) return 0;
+  z_stream& z = d.z;
+  for (;;) {
+    if (z.avail_in == 0) d.refill();
+    z.next_out = reinterpret_cast<Bytef*>(out);
+    z.avail_out = static_cast<uInt>(std::min<std::size_t>(n, std::size_t(1) << 30));
+    const uInt before = z.avail_out;
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    const std::size_t got = before - z.avail_out;
+    d.inflated += got;
+    if (d.inflated > d.limit)  // a bomb is refused as it inflates, not after
+      throw InputError(d.path, "", "gzip content larger than the input limit of " + std::to_string(d.limit) +
+                                       " bytes: refused (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in != 0 || d.refill()) d.incomplete();  // data after the gzip stream
+      d.done = true;
+      return got;
+    }
+    // No progress possible: the input ended before the stream did (truncated), or damaged data.
+    if (rc == Z_BUF_ERROR ? z.avail_in != 0 || d.in_ended : rc != Z_OK) d.incomplete();
+    if (got > 0) return got;
+  }
+}
+
+std::string gunzip(const std::string& data, const std::string& path, std::size_t kind_bound) {
+  GunzipReader reader(data, path, kind_bound);
   std::string out;
   char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) break;
-    out.append(buf, sizeof buf - z.avail_out);
-    if (out.size() > kLimit) {
-      inflateEnd(&z);
-      throw InputError(path, "", "gzip content larger than the input limit of " + std::to_string(kLimit) +
-                                     " bytes: refused (RBDREF_MAX_INPUT_BYTES raises it; docs/formats.md)");
-    }
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // input ended before the stream did
-  }
-  const bool complete = rc == Z_STREAM_END && z.avail_in == 0;
-  inflateEnd(&z);
-  if (!complete)
-    throw InputError(path, "", "expected a complete gzip file (truncated, damaged, or with data after the gzip stream)");
+  while (const std::size_t got = reader.read(buf, sizeof buf)) out.append(buf, got);
   return out;
 }
 
