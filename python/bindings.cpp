@@ -10,6 +10,8 @@
 // Bad input raises rbdref.InputError (file, field, what was expected), as the command line's exit
 // status 2; a model problem rbdref.ModelError; an engine that refuses a model rbdref.EngineError.
 // Long computations release the GIL.
+#include "certify/evaluate.hpp"
+#include "certify/memory.hpp"
 #include "engines/adapter.hpp"
 #include "engines/values.hpp"
 #include "fixtures/fixture.hpp"
@@ -29,6 +31,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace py = pybind11;
@@ -69,6 +72,7 @@ py::dict quantity_dict(const Quantity& q) {
 struct PyFixture {
   std::shared_ptr<Fixture> f;
   std::string path;
+  std::vector<std::string> inputs;  // the files it was read or made from (outputs may not replace them)
 };
 
 struct PySample {
@@ -85,131 +89,385 @@ std::vector<std::string> sample_quantities(const Sample& s) {
   return out;
 }
 
-// numpy (or any sequence) → the entries of an engine quantity: float64 numbers, or decimal strings
-// when the array holds text. `shape` receives the array's shape.
-std::vector<Num> nums_of(const py::handle& obj, const std::string& source, const std::string& field, std::vector<py::ssize_t>& shape) {
-  py::module_ np = py::module_::import("numpy");
-  py::array a = np.attr("asarray")(obj);
-  shape.assign(a.shape(), a.shape() + a.ndim());
+// Paths back to Python as bytes (as the file system spells them; they come back as arguments).
+py::list bytes_list(const std::vector<std::string>& v) {
+  py::list out;
+  for (const std::string& s : v) out.append(py::bytes(s));
+  return out;
+}
+
+// ---- arguments ---------------------------------------------------------------------------------
+// Every argument of a public function is checked by name before anything is computed or copied:
+// InputError(function, argument, what was expected), as the command line names an option. A string
+// holding NUL is refused (it would end the string early where rbdref uses it, a path or a message).
+
+std::string type_name(const py::handle& v) {
+  return v.is_none() ? "None" : py::str(v.attr("__class__").attr("__name__")).cast<std::string>();
+}
+
+// A user's string in a message: NUL written \0, long ones cut.
+std::string shown(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (out.size() > 200) return out + "...'";
+    out += c == '\0' ? std::string("\\0") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+std::string string_arg(const py::handle& v, const std::string& fn, const std::string& arg, const std::string& what = "a string",
+                       bool nonempty = false) {
+  if (!py::isinstance<py::str>(v)) throw InputError(fn, arg, "expected " + what + ", got " + type_name(v));
+  const std::string t = v.cast<std::string>();
+  if (t.find('\0') != std::string::npos) throw InputError(fn, arg, "expected " + what + " without NUL, got " + shown(t));
+  if (nonempty && t.empty()) throw InputError(fn, arg, "expected " + what + ", got an empty string");
+  return t;
+}
+
+// A path: str, bytes or os.PathLike (as the file system spells it), without NUL. optional: None and
+// "" are "no file" ("").
+std::string path_arg(const py::handle& v, const std::string& fn, const std::string& arg, bool optional = false) {
+  if (optional && v.is_none()) return "";
+  if (!py::isinstance<py::str>(v) && !py::isinstance<py::bytes>(v) && !py::hasattr(v, "__fspath__"))
+    throw InputError(fn, arg, "expected a path (str or os.PathLike), got " + type_name(v));
+  std::string t;
+  try {
+    t = py::module_::import("os").attr("fsencode")(v).cast<std::string>();
+  } catch (py::error_already_set& e) {
+    throw InputError(fn, arg, std::string("expected a path (str or os.PathLike): ") + e.what());
+  }
+  if (t.find('\0') != std::string::npos) throw InputError(fn, arg, "expected a path without NUL, got " + shown(t));
+  if (t.empty() && !optional) throw InputError(fn, arg, "expected a path, got an empty string");
+  return t;
+}
+
+bool bool_arg(const py::handle& v, const std::string& fn, const std::string& arg) {
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
+  if (py::isinstance(v, py::module_::import("numpy").attr("bool_"))) return py::bool_(py::reinterpret_borrow<py::object>(v));
+  throw InputError(fn, arg, "expected True or False, got " + type_name(v));
+}
+
+// An integer (int or a numpy integer; not a bool) from lo to hi.
+std::uint64_t int_arg(const py::handle& v, const std::string& fn, const std::string& arg, std::uint64_t lo, std::uint64_t hi) {
+  const std::string expected = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (PyBool_Check(v.ptr()) || !PyIndex_Check(v.ptr())) throw InputError(fn, arg, expected + ", got " + type_name(v));
+  const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!i) throw py::error_already_set();
+  const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+  if (PyErr_Occurred()) {  // negative, or beyond 64 bits
+    PyErr_Clear();
+    throw InputError(fn, arg, expected + ", got " + py::str(i).cast<std::string>());
+  }
+  if (u < lo || u > hi) throw InputError(fn, arg, expected + ", got " + std::to_string(u));
+  return u;
+}
+
+// max_memory: None (the command line's default: RBDREF_MAX_MEMORY, else 3/4 of the memory), a
+// number of bytes, or a size with K, M, G or T ("8G"), as --max-memory takes it.
+std::string memory_arg(const py::handle& v, const std::string& fn) {
+  if (v.is_none()) return "";
+  const std::string t = py::isinstance<py::str>(v) ? string_arg(v, fn, "max_memory")
+                                                   : std::to_string(int_arg(v, fn, "max_memory", 1, UINT64_MAX));
+  try {
+    memory_limit(t);
+  } catch (const InputError&) {
+    throw InputError(fn, "max_memory", "expected a size in bytes, or with a K, M, G or T suffix (e.g. \"8G\"), got " + shown(t));
+  }
+  return t;
+}
+
+// The memory guard of the command line (certify/memory.hpp) before a model is evaluated: refused at
+// once with the estimate and the limit, the advice in the module's words.
+void memory_guard(const LoadedModel& lm, const Precision& p, const std::string& max_memory, int at_once, bool prove) {
+  try {
+    check_model_memory(lm.file, lm.desc, p, max_memory, at_once, prove ? Proving::yes : Proving::no);
+  } catch (const InputError& e) {
+    std::string m = e.what();
+    const std::string prefix = e.file() + ": " + (e.field().empty() ? "" : e.field() + ": ");
+    if (m.compare(0, prefix.size(), prefix) == 0) m.erase(0, prefix.size());
+    for (const auto& [cli, py] : {std::pair<std::string, std::string>{"--max-memory SIZE", "max_memory=SIZE"},
+                                  {"--max-memory ", "max_memory="}, {"a smaller --precision", "a smaller precision"},
+                                  {"--precision double", "precision=\"double\""}, {"(fixture --threads)", "(threads=)"},
+                                  {"--prove", "prove=True"}})
+      for (size_t at = 0; (at = m.find(cli, at)) != std::string::npos; at += py.size()) m.replace(at, cli.size(), py);
+    throw InputError(e.file(), e.field(), m);
+  }
+}
+
+// A Python value as JSON data, by the rules of rbdref's readers (io/json_read.hpp: no NaN or
+// infinity, no NUL in a string, 256 levels deep at most); `what` names it in errors.
+json json_arg(const py::handle& v, const std::string& fn, const std::string& arg) {
+  std::string text;
+  try {
+    text = py::module_::import("json").attr("dumps")(v, py::arg("allow_nan") = false).cast<std::string>();
+  } catch (py::error_already_set& e) {
+    throw InputError(fn, arg, std::string("expected JSON data (dict, list, str, finite numbers, True, False, None): ") + e.what());
+  }
+  return parse_json_text(text, fn + " " + arg);
+}
+
+// The fixture a function is given: a Fixture, or the path of one.
+PyFixture fixture_from(const py::handle& obj, const std::string& fn, const std::string& arg = "fixture") {
+  if (py::isinstance<PyFixture>(obj)) return obj.cast<PyFixture>();
+  if (!py::isinstance<py::str>(obj) && !py::isinstance<py::bytes>(obj) && !py::hasattr(obj, "__fspath__"))
+    throw InputError(fn, arg, std::string(arg == "path" ? "expected" : "expected a Fixture or") + " the path of a fixture file, got " + type_name(obj));
+  const std::string path = path_arg(obj, fn, arg);
+  PyFixture f;
+  {
+    py::gil_scoped_release release;
+    f.f = std::make_shared<Fixture>(read_fixture_file(path));
+  }
+  f.path = path;
+  f.inputs = {path};
+  return f;
+}
+
+// ---- engine quantities from numpy --------------------------------------------------------------
+
+// The most entries an engine quantity can have on the fixture's model: nv x nv, nv, or the lengths
+// the model bounds (n^c loop rows; three components per contact). Checked from an array's
+// metadata before anything is copied or converted.
+struct QuantityBounds {
+  size_t nv = 0, nc = 0, contacts = 0;
+  explicit QuantityBounds(const Fixture& f)
+      : nv(f.dofs.size()), nc(static_cast<size_t>(model_layout(f.model).nc)), contacts(f.model.contacts.size()) {}
+  size_t most(const QuantityInfo& qi) const {
+    switch (qi.shape) {
+      case QuantityShape::kMatrixNv: return nv * nv;
+      case QuantityShape::kVectorNv: return nv;
+      case QuantityShape::kScalar: return 1;
+      case QuantityShape::kSpatial: return 6;
+      case QuantityShape::kLoopForces: return nc;
+      case QuantityShape::kContacts:
+      case QuantityShape::kImpulses: return 3 * contacts;
+    }
+    return 0;
+  }
+  std::string why(const QuantityInfo& qi) const {
+    if (qi.shape == QuantityShape::kLoopForces) return "n^c = " + std::to_string(nc) + " loop constraint rows";
+    return "three components for each of the model's " + std::to_string(contacts) + " contacts";
+  }
+};
+
+std::string shape_text(const py::array& a) {
+  std::string t = "(";
+  for (py::ssize_t k = 0; k < a.ndim(); ++k) t += (k ? ", " : "") + std::to_string(a.shape(k));
+  return t + (a.ndim() == 1 ? ",)" : ")");
+}
+
+// `v` as a numpy array without copying one (np.asarray); None, or what numpy cannot make an
+// array of, is refused naming the quantity.
+py::array quantity_array(const py::handle& v, const std::string& fn, const std::string& name) {
+  if (v.is_none()) throw InputError(fn, name, "expected an array of numbers (or of decimal strings), got None");
+  try {
+    return py::module_::import("numpy").attr("asarray")(v);
+  } catch (py::error_already_set& e) {
+    throw InputError(fn, name, std::string("expected an array of numbers (or of decimal strings): ") + e.what());
+  }
+}
+
+// The entries of `a` (its shape checked): float64 numbers (exact doubles), or decimal strings when
+// it holds text. A non-finite number is not converted: `non_finite` then says which entry it is
+// ("H[1, 0] is nan (not finite)"), the engine failing there.
+std::vector<Num> quantity_entries(const py::array& a, const std::string& fn, const std::string& name, std::string& non_finite) {
+  auto index = [&a](size_t k) {
+    std::string t;
+    for (py::ssize_t d = a.ndim() - 1; d >= 0; --d) {
+      const size_t n = static_cast<size_t>(a.shape(d));
+      t = std::to_string(k % n) + (t.empty() ? "" : ", ") + t;
+      k /= n;
+    }
+    return "[" + t + "]";
+  };
+  auto bad = [&](size_t k, double x) {
+    non_finite = name + index(k) + " is " + (std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf") + " (not finite)";
+  };
   std::vector<Num> out;
   const char kind = a.dtype().kind();
-  if (kind == 'U' || kind == 'S' || kind == 'O') {
-    py::list flat = a.attr("ravel")().attr("tolist")();
-    for (size_t k = 0; k < flat.size(); ++k) {
-      py::handle x = flat[k];
-      if (py::isinstance<py::str>(x)) out.push_back(json_num(json(x.cast<std::string>()), source, field + "[" + std::to_string(k) + "]"));
-      else out.push_back(json_num(json(py::reinterpret_borrow<py::object>(x).cast<double>()), source, field + "[" + std::to_string(k) + "]"));
+  if (kind == 'f' || kind == 'i' || kind == 'u') {
+    py::array_t<double, py::array::c_style | py::array::forcecast> d(a);
+    const double* p = d.data();
+    out.reserve(static_cast<size_t>(d.size()));
+    for (py::ssize_t k = 0; k < d.size(); ++k) {
+      if (!std::isfinite(p[k])) return bad(static_cast<size_t>(k), p[k]), std::vector<Num>();
+      out.push_back(Num::exact(p[k]));
     }
     return out;
   }
-  if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
-    throw InputError(source, field, "expected numbers (a float64 array) or decimal strings, got an array of dtype " +
-                                        py::str(a.dtype()).cast<std::string>());
-  py::array_t<double, py::array::c_style | py::array::forcecast> d(a);
-  const double* p = d.data();
-  for (py::ssize_t k = 0; k < d.size(); ++k) out.push_back(Num::exact(p[k]));
+  if (kind != 'U' && kind != 'S' && kind != 'O')
+    throw InputError(fn, name, "expected numbers (a float64 array) or decimal strings, got an array of dtype " +
+                                   py::str(a.dtype()).cast<std::string>());
+  const py::object decimal = py::module_::import("decimal").attr("Decimal"), real = py::module_::import("numbers").attr("Real");
+  const py::list flat = a.attr("ravel")().attr("tolist")();
+  for (size_t k = 0; k < flat.size(); ++k) {
+    const py::handle x = flat[k];
+    const std::string at = name + index(k);
+    if (py::isinstance<py::str>(x) || py::isinstance<py::bytes>(x) || py::isinstance(x, decimal)) {
+      const std::string t = py::isinstance<py::bytes>(x) ? x.cast<std::string>() : py::str(x).cast<std::string>();
+      if (t.find('\0') != std::string::npos) throw InputError(fn, at, "expected a decimal string without NUL, got " + shown(t));
+      if (py::isinstance(x, decimal) && !is_decimal(t)) return non_finite = at + " is " + t + " (not finite)", std::vector<Num>();
+      out.push_back(json_num(json(t), fn, at));
+    } else if (py::isinstance(x, real) && !PyBool_Check(x.ptr())) {
+      const double d = py::float_(py::reinterpret_borrow<py::object>(x));
+      if (!std::isfinite(d)) return bad(k, d), std::vector<Num>();
+      out.push_back(Num::exact(d));
+    } else {
+      throw InputError(fn, at, "expected a number or a decimal string, got " + type_name(x));
+    }
+  }
   return out;
 }
 
 struct PyEngineOutput {
   std::shared_ptr<Fixture> f;
   std::string fixture_path;
+  std::vector<std::string> inputs;  // the files it was made from (write refuses them)
   EngineOutput e;
   std::string written;  // the file it was last written to (the report's engine file)
 
-  EngineSample& sample(const std::string& id) {
+  // The sample `id` of the fixture (the fixture's inputs, as the engine ran them), made when first
+  // named; with make = false only checked.
+  EngineSample* sample(const std::string& id, const std::string& fn, bool make = true) {
     for (EngineSample& s : e.samples)
-      if (s.id == id) return s;
+      if (s.id == id) return &s;
     const Sample* fs = f->find(id);
     if (!fs)
-      throw InputError("EngineOutput", "add", "'" + id + "' is not a sample of the fixture " + fixture_path + " (it has " +
-                                                  f->samples.front().id + " .. " + f->samples.back().id + ")");
-    e.samples.push_back(engine_sample_of(*fs));  // the fixture's inputs, as the engine ran them
-    return e.samples.back();
+      throw InputError(fn, "sample", "'" + id + "' is not a sample of the fixture " + fixture_path + " (it has " + f->samples.front().id +
+                                         " .. " + f->samples.back().id + ")");
+    if (!make) return nullptr;
+    e.samples.push_back(engine_sample_of(*fs));
+    return &e.samples.back();
   }
 
-  // Adds (or replaces) quantities of sample `id`. Shapes are checked here: H and L nv x nv, the
-  // nv-vectors nv; the lengths the model gives (lambda, contact_lambda, impact_lambda) when
-  // compared. A non-finite entry is the engine failing on the sample: the quantity is left out and
-  // the sample's error names the entry (a sample failure in every report).
-  void add(const std::string& id, const py::kwargs& values) {
-    EngineSample& s = sample(id);
+  // Adds (or replaces) quantities of sample `id`, all or none. Each is checked before any entry is
+  // copied: its name, and its shape from the array's metadata (H and L nv x nv, the nv-vectors nv;
+  // lambda, contact_lambda and impact_lambda at most what the model bounds, their lengths checked
+  // when compared). A non-finite entry is the engine failing on the sample: the quantity is left
+  // out and the sample's error names the entry (a sample failure in every report).
+  void add(const py::object& sample_arg, const py::kwargs& values) {
+    const std::string fn = "EngineOutput.add";
+    const std::string id = string_arg(sample_arg, fn, "sample", "a sample id (str) or a Sample", true);
+    sample(id, fn, false);
+    if (values.empty())
+      throw InputError(fn, "", "expected at least one quantity (" + join(engine_quantities()) + "), e.g. add(s.id, H=H)");
+    const QuantityBounds bounds(*f);
     const int nv = static_cast<int>(f->dofs.size());
+    struct Pending {
+      std::string name;
+      NumMatrix m;
+      std::string non_finite;
+    };
+    std::vector<Pending> pending;
+    std::optional<json> raw;
     for (const auto& [k, v] : values) {
       const std::string name = k.cast<std::string>();
       if (name == "raw") {
-        s.raw = json::parse(py::module_::import("json").attr("dumps")(v).cast<std::string>());
+        raw = json_arg(v, fn, "raw");
+        if (raw->is_object() && raw->contains("engine_messages")) {
+          const json& msgs = (*raw)["engine_messages"];
+          if (!msgs.is_array()) throw InputError(fn, "raw.engine_messages", "expected a list of strings (the engine's warnings)");
+          for (size_t i = 0; i < msgs.size(); ++i)
+            if (!msgs[i].is_string()) throw InputError(fn, "raw.engine_messages[" + std::to_string(i) + "]", "expected a string");
+        }
         continue;
       }
       const QuantityInfo* qi = find_quantity(name);
       if (!qi || !(qi->documents & kEngineOutput))
-        throw InputError("EngineOutput.add", name, "not a quantity of an engine output (expected one of " + join(quantity_names()) + ")");
-      std::vector<py::ssize_t> shape;
-      std::vector<Num> nums = nums_of(v, "EngineOutput.add", "sample " + id + ": " + name, shape);
+        throw InputError(fn, name, "not a quantity of an engine output (expected one of " + join(quantity_names()) + ")");
+      const py::array a = quantity_array(v, fn, name);
       NumMatrix m;
       if (qi->shape == QuantityShape::kMatrixNv) {
-        if (shape.size() != 2 || shape[0] != nv || shape[1] != nv)
-          throw InputError("EngineOutput.add", name, "expected an nv x nv = " + std::to_string(nv) + " x " + std::to_string(nv) +
-                                                         " array, got shape " + py::str(py::tuple(py::cast(shape))).cast<std::string>());
+        if (a.ndim() != 2 || a.shape(0) != nv || a.shape(1) != nv)
+          throw InputError(fn, name, "expected an nv x nv = " + std::to_string(nv) + " x " + std::to_string(nv) + " array, got shape " + shape_text(a));
         m.rows = m.cols = nv;
       } else {
-        if (shape.size() != 1)
-          throw InputError("EngineOutput.add", name, "expected a 1-D array, got shape " + py::str(py::tuple(py::cast(shape))).cast<std::string>());
-        if (qi->shape == QuantityShape::kVectorNv && shape[0] != nv)
-          throw InputError("EngineOutput.add", name, "expected nv = " + std::to_string(nv) + " numbers, got " + std::to_string(shape[0]));
-        m.rows = static_cast<int>(shape[0]);
+        if (a.ndim() != 1) throw InputError(fn, name, "expected a 1-D array, got shape " + shape_text(a));
+        if (qi->shape == QuantityShape::kVectorNv && a.shape(0) != nv)
+          throw InputError(fn, name, "expected nv = " + std::to_string(nv) + " numbers, got " + std::to_string(a.shape(0)));
+        if (static_cast<size_t>(a.shape(0)) > bounds.most(*qi))
+          throw InputError(fn, name, "expected at most " + std::to_string(bounds.most(*qi)) + " numbers (" + bounds.why(*qi) + "), got " +
+                                         std::to_string(a.shape(0)));
+        m.rows = static_cast<int>(a.shape(0));
       }
-      m.v = std::move(nums);
-      s.values[name] = std::move(m);
+      Pending p{name, std::move(m), ""};
+      p.m.v = quantity_entries(a, fn, name, p.non_finite);
+      pending.push_back(std::move(p));
     }
+    EngineSample& s = *sample(id, fn);
+    for (Pending& p : pending) {
+      if (!p.non_finite.empty()) {
+        s.values.erase(p.name);
+        s.error += (s.error.empty() ? "" : "; ") + p.non_finite;
+      } else {
+        s.values[p.name] = std::move(p.m);
+      }
+    }
+    if (raw) s.raw = std::move(*raw);
   }
-  void add_failure(const std::string& id, const std::string& why) {
-    EngineSample& s = sample(id);
+  void add_failure(const py::object& sample_arg, const py::object& why_arg) {
+    const std::string fn = "EngineOutput.fail";
+    const std::string id = string_arg(sample_arg, fn, "sample", "a sample id (str) or a Sample", true);
+    const std::string why = string_arg(why_arg, fn, "why", "why the engine failed (a non-empty string)", true);
+    EngineSample& s = *sample(id, fn);
     s.error += (s.error.empty() ? "" : "; ") + why;
   }
 };
 
-// Decimal-string lists from Python: None → empty, numbers → exact doubles (as JSON numbers),
-// strings → decimal text.
-json state_vector(const py::handle& v) {
+// Decimal-string lists from Python for a state: None → absent, numbers → exact doubles (as JSON
+// numbers), strings → decimal text; `n` entries (nq for q, nv for the others), checked from the
+// array's metadata before anything is converted.
+json state_vector(const py::handle& v, const std::string& arg, size_t n, const char* of) {
+  const std::string fn = "Model.eval";
   if (v.is_none()) return json();
-  py::module_ np = py::module_::import("numpy");
-  py::array a = np.attr("asarray")(v);
-  const char kind = a.dtype().kind();
-  json out = json::array();
-  py::list flat = a.attr("ravel")().attr("tolist")();
-  for (py::handle x : flat) {
-    if (kind == 'U' || kind == 'S' || py::isinstance<py::str>(x)) out.push_back(x.cast<std::string>());
-    else {
-      const double d = py::reinterpret_borrow<py::object>(x).cast<double>();
-      if (!std::isfinite(d)) throw InputError("state", "", "expected finite numbers, got " + std::to_string(d));
-      out.push_back(d);
-    }
+  const std::string expected = std::string("expected an array of ") + of + " = " + std::to_string(n) + " numbers or decimal strings";
+  py::array a;
+  try {
+    a = py::module_::import("numpy").attr("asarray")(v);
+  } catch (py::error_already_set& e) {
+    throw InputError(fn, arg, expected + ": " + e.what());
   }
+  if (a.ndim() > 1 || static_cast<size_t>(a.size()) != n) throw InputError(fn, arg, expected + ", got shape " + shape_text(a));
+  std::string non_finite;
+  const std::vector<Num> nums = quantity_entries(a.ndim() == 0 ? py::array(a.attr("reshape")(1)) : a, fn, arg, non_finite);
+  if (!non_finite.empty()) throw InputError(fn, arg, "expected finite numbers, got " + non_finite.substr(0, non_finite.find(" (not")));
+  json out = json::array();
+  for (const Num& x : nums) out.push_back(x.is_double ? json(x.value) : json(x.text));
   return out;
 }
 
 struct PyModel {
   LoadedModel lm;
   LoadOptions opt;
+  std::vector<std::string> inputs;  // its files: the model, loops and contacts
 
   // The eval document (format rbdref.eval) of one state, as `rbdref eval` writes it.
-  std::string eval(const py::object& q, const py::object& qd, const py::object& qdd, const py::object& tau, const std::string& precision,
-                   const std::vector<std::string>& actuated, bool impact, bool prove, const py::object& tau_loops,
-                   const py::object& contact_state) {
+  std::string eval(const py::object& q, const py::object& qd, const py::object& qdd, const py::object& tau, const py::object& precision_arg,
+                   const py::object& actuated_arg, const py::object& impact_arg, const py::object& prove_arg, const py::object& tau_loops,
+                   const py::object& contact_state, const py::object& max_memory_arg) {
+    const std::string fn = "Model.eval";
+    const std::string precision = string_arg(precision_arg, fn, "precision");
     const std::optional<Precision> p = Precision::parse(precision);
-    if (!p) throw InputError("precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got '" + precision + "'");
+    if (!p) throw InputError(fn, "precision", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got " + shown(precision));
+    const bool impact = bool_arg(impact_arg, fn, "impact"), prove = bool_arg(prove_arg, fn, "prove");
+    const std::string max_memory = memory_arg(max_memory_arg, fn);
+    std::vector<std::string> actuated;
+    if (py::isinstance<py::str>(actuated_arg)) actuated.push_back(string_arg(actuated_arg, fn, "actuated"));
+    else if (py::isinstance<py::list>(actuated_arg) || py::isinstance<py::tuple>(actuated_arg))
+      for (const py::handle& a : actuated_arg) actuated.push_back(string_arg(a, fn, "actuated", "DoF names (strings)"));
+    else if (!actuated_arg.is_none())
+      throw InputError(fn, "actuated", "expected \"all\" or a list of DoF names, got " + type_name(actuated_arg));
     const Model<double> layout = model_layout(lm.desc);
+    memory_guard(lm, *p, max_memory, 1, prove);
+    if (q.is_none()) throw InputError(fn, "q", "expected an array of nq = " + std::to_string(layout.nq) + " numbers or decimal strings, got None");
     json doc = json::object();
-    doc["q"] = state_vector(q);
+    doc["q"] = state_vector(q, "q", static_cast<size_t>(layout.nq), "nq");
     for (const auto& [k, v] : {std::pair<const char*, const py::object*>{"qd", &qd}, {"qdd", &qdd}, {"tau", &tau}})
-      if (!v->is_none()) doc[k] = state_vector(*v);
-    py::module_ js = py::module_::import("json");
-    if (!tau_loops.is_none()) doc["tau_loops"] = json::parse(js.attr("dumps")(tau_loops).cast<std::string>());
-    if (!contact_state.is_none()) doc["contact_state"] = json::parse(js.attr("dumps")(contact_state).cast<std::string>());
+      if (!v->is_none()) doc[k] = state_vector(*v, k, static_cast<size_t>(layout.nv), "nv");
+    if (!tau_loops.is_none()) doc["tau_loops"] = json_arg(tau_loops, fn, "tau_loops");
+    if (!contact_state.is_none()) doc["contact_state"] = json_arg(contact_state, fn, "contact_state");
     const StateDesc state = read_state(doc, "state", layout);
     if (!prove) check_angles_reducible(layout, state, *p, "state");
-    if (impact && layout.contacts.empty()) throw InputError("impact", "", "needs a model with contacts");
+    if (impact && layout.contacts.empty()) throw InputError(fn, "impact", "needs a model with contacts");
     std::string spec;
     for (const std::string& a : actuated) spec += (spec.empty() ? "" : ",") + a;
     const std::vector<int> act = parse_actuated(spec, layout);
@@ -224,71 +482,127 @@ struct PyModel {
     return out.str();
   }
 
-  // A fixture of this model, as `rbdref fixture` writes it (the same text for the same arguments).
-  std::string fixture_text(int samples, std::uint64_t seed, const std::string& precision, bool prove, int threads, const std::string& shard) {
+  // A fixture of this model, as `rbdref fixture` writes it (the same text for the same arguments),
+  // written atomically to `path` when given; every argument and the memory it needs checked first.
+  // Its inputs (what an EngineOutput of it may not be written over): path and the model's files.
+  PyFixture fixture(const py::object& samples_arg, const py::object& seed_arg, const py::object& precision_arg,
+                           const py::object& prove_arg, const py::object& threads_arg, const py::object& shard_arg,
+                           const py::object& max_memory_arg, const py::object& path_obj) {
+    const std::string fn = "Model.fixture";
+    const int samples = static_cast<int>(int_arg(samples_arg, fn, "samples", 1, 100000));
+    const std::uint64_t seed = int_arg(seed_arg, fn, "seed", 0, UINT64_MAX);
+    const std::string precision = string_arg(precision_arg, fn, "precision");
     const std::optional<Precision> p = Precision::parse(precision);
-    if (!p) throw InputError("precision", "", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got '" + precision + "'");
-    if (samples < 1 || samples > 100000) throw InputError("samples", "", "expected an integer from 1 to 100000");
-    const ShardSpec sh = shard.empty() ? ShardSpec{} : parse_shard(shard, "shard");
+    if (!p) throw InputError(fn, "precision", "expected double, longdouble, float128, bin50, bin100 or mpfr:<digits>, got " + shown(precision));
+    const bool prove = bool_arg(prove_arg, fn, "prove");
+    const int threads_given = static_cast<int>(int_arg(threads_arg, fn, "threads", 0, 256));
+    const int threads = threads_given > 0 ? threads_given : default_threads();
+    const std::string shard_text = shard_arg.is_none() ? "" : string_arg(shard_arg, fn, "shard", "\"K/N\"");
+    const ShardSpec sh = shard_text.empty() ? ShardSpec{} : parse_shard(shard_text, "shard");
+    if (sh.count > samples)
+      throw InputError(fn, "shard", "expected N <= samples (" + std::to_string(samples) + "): each of the N shards holds at least one sample");
+    const std::string max_memory = memory_arg(max_memory_arg, fn);
+    const std::string path = path_arg(path_obj, fn, "path", true);
+    if (!path.empty()) {
+      check_distinct_paths(inputs, {{fn + " path", path}});
+      check_output_path(path);
+    }
+    // The samples computed at once, as write_fixture runs them (cli/fixture_command.cpp).
+    const auto [first, end] = shard_range(samples, sh);
+    const bool large = model_layout(lm.desc).nv > 512;
+    const int at_once = !thread_safe_precision(*p) || large ? 1 : std::max(1, std::min(threads, end - first));
+    memory_guard(lm, *p, max_memory, at_once, prove);
     std::ostringstream out;
-    py::gil_scoped_release release;
-    write_fixture(lm, samples, seed, *p, threads > 0 ? threads : default_threads(), out, 512, prove, sh);
-    return out.str();
+    {
+      py::gil_scoped_release release;
+      write_fixture(lm, samples, seed, *p, threads, out, 512, prove, sh);
+    }
+    const std::string text = out.str();
+    if (!path.empty()) {
+      const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+      write_file_atomic(path, [&](std::ostream& o) { o << text; }, gz);
+    }
+    const std::string name = path.empty() ? lm.desc.name + " fixture" : path;
+    PyFixture f{std::make_shared<Fixture>(read_fixture(parse_json_text(text, name), name)), name, inputs};
+    if (!path.empty()) f.inputs.insert(f.inputs.begin(), path);
+    return f;
   }
 };
 
-PyFixture fixture_from(const py::object& obj) {
-  if (py::isinstance<PyFixture>(obj)) return obj.cast<PyFixture>();
-  const std::string path = py::str(obj).cast<std::string>();
-  return PyFixture{std::make_shared<Fixture>(read_fixture_file(path)), path};
-}
-
 // An engine output given as an EngineOutput object (its file: where it was last written) or as a
-// path, read into `storage`; `file` receives the name reports use.
-const EngineOutput* engine_output_from(const py::object& output, EngineOutput& storage, std::string& file) {
+// path, read into `storage`; `file` receives the name reports use, `inputs` the files it stands for.
+// An object is read back as its file would be (io/engine_output.hpp), so that the module scores
+// exactly what the command line would accept: samples present, every field valid.
+const EngineOutput* engine_output_from(const py::handle& output, EngineOutput& storage, std::string& file, std::vector<std::string>& inputs,
+                                       const std::string& fn) {
   if (py::isinstance<PyEngineOutput>(output)) {
     const PyEngineOutput& o = output.cast<const PyEngineOutput&>();
     file = o.written.empty() ? "(EngineOutput " + o.e.engine + ", not written)" : o.written;
+    if (!o.written.empty()) inputs.push_back(o.written);
+    if (o.e.samples.empty())
+      throw InputError(fn, "output", "the EngineOutput has no samples: add the engine's values (add) or its failures (fail) first");
+    read_engine_output(parse_json_text(engine_output_to_json(o.e).dump(), file), file);
     return &o.e;
   }
-  file = py::str(output).cast<std::string>();
+  if (!py::isinstance<py::str>(output) && !py::isinstance<py::bytes>(output) && !py::hasattr(output, "__fspath__"))
+    throw InputError(fn, "output", "expected an EngineOutput or the path of an engine output file, got " + type_name(output));
+  file = path_arg(output, fn, "output");
+  inputs.push_back(file);
+  py::gil_scoped_release release;
   storage = read_engine_output_file(file);
   return &storage;
 }
 
-// compare(fixture, output, tolerances) → (report JSON, summary, JUnit XML, passed)
-py::tuple compare_py(const py::object& fixture, const py::object& output, const std::map<std::string, double>& tol_overrides) {
-  const PyFixture fx = fixture_from(fixture);
+// compare(fixture, output, tolerances) → (report JSON, summary, JUnit XML, passed, input files)
+py::tuple compare_py(const py::object& fixture, const py::object& output, const py::object& tol_arg) {
+  const std::string fn = "compare";
+  const PyFixture fx = fixture_from(fixture, fn);
+  std::vector<std::string> inputs = fx.inputs;
   EngineOutput file_output;
   std::string engine_file;
-  const EngineOutput* e = engine_output_from(output, file_output, engine_file);
+  const EngineOutput* e = engine_output_from(output, file_output, engine_file, inputs, fn);
   Tolerances tol = Tolerances::defaults(e->epsilon(engine_file));
-  for (const auto& [q, rel] : tol_overrides) {
-    std::ostringstream spec;
-    spec.precision(17);
-    spec << q << "=" << rel;
-    add_tolerance_override(tol, spec.str());
+  if (!tol_arg.is_none()) {
+    if (!py::isinstance<py::dict>(tol_arg)) throw InputError(fn, "tol", "expected a dict {quantity: relative tolerance}, got " + type_name(tol_arg));
+    for (const auto& [k, v] : tol_arg.cast<py::dict>()) {
+      const std::string q = string_arg(k, fn, "tol", "a quantity name (str) as a key");
+      const QuantityInfo* qi = find_quantity(q);
+      if (!qi || !(qi->documents & kEngineOutput))
+        throw InputError(fn, "tol[" + shown(q) + "]", "expected a quantity of an engine output (" + join(engine_quantities()) + ")");
+      const double rel = py::isinstance(v, py::module_::import("numbers").attr("Real")) && !PyBool_Check(v.ptr())
+                             ? py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>()
+                             : 0.0;
+      if (!(rel > 0) || !std::isfinite(rel))
+        throw InputError(fn, "tol[" + shown(q) + "]", "expected a positive relative tolerance such as 1e-9, got " +
+                                                          py::repr(v).cast<std::string>());
+      tol.overrides[q] = rel;
+    }
   }
   Report r;
   {
     py::gil_scoped_release release;
     r = compare(*fx.f, fx.path, *e, engine_file, tol);
   }
-  return py::make_tuple(report_to_json(r).dump(), report_summary(r), reports_to_junit({r}), r.passed);
+  return py::make_tuple(report_to_json(r).dump(), report_summary(r), reports_to_junit({r}), r.passed, bytes_list(inputs));
 }
 
 py::tuple check_py(const py::object& output, const py::object& fixture) {
+  const std::string fn = "check";
+  std::vector<std::string> inputs;
   EngineOutput file_output;
   std::string engine_file;
-  const EngineOutput* e = engine_output_from(output, file_output, engine_file);
+  const EngineOutput* e = engine_output_from(output, file_output, engine_file, inputs, fn);
   std::optional<PyFixture> fx;
-  if (!fixture.is_none()) fx = fixture_from(fixture);
+  if (!fixture.is_none()) {
+    fx = fixture_from(fixture, fn);
+    inputs.insert(inputs.end(), fx->inputs.begin(), fx->inputs.end());
+  }
   Report r;
   {
     py::gil_scoped_release release;
     r = check_report(*e, engine_file, fx ? fx->f.get() : nullptr);
   }
-  return py::make_tuple(report_to_json(r).dump(), checks_summary(r.checks), reports_to_junit({r}), r.passed);
+  return py::make_tuple(report_to_json(r).dump(), checks_summary(r.checks), reports_to_junit({r}), r.passed, bytes_list(inputs));
 }
 
 }  // namespace
@@ -334,20 +648,19 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("tau", [](const PySample& s) { return array_of(s.s->tau); })
       .def_property_readonly("condition_number", [](const PySample& s) { return s.s->condition_number; })
       .def_property_readonly("quantities", [](const PySample& s) { return sample_quantities(*s.s); })
-      .def("_reference", [](const PySample& s, const std::string& name) -> py::object {
+      .def("_reference", [](const PySample& s, const py::object& name_arg) -> py::object {
+        const std::string name = string_arg(name_arg, "Sample.reference", "name", "a quantity name (str)");
         const Quantity* q = reference_quantity(*s.s, name);
         return q ? py::object(quantity_dict(*q)) : py::object(py::none());
       });
 
   py::class_<PyFixture>(m, "Fixture")
-      .def(py::init([](const std::string& path) {
-             py::gil_scoped_release release;
-             return PyFixture{std::make_shared<Fixture>(read_fixture_file(path)), path};
+      .def(py::init([](const py::object& path) {
+             if (py::isinstance<PyFixture>(path)) throw InputError("Fixture", "path", "expected the path of a fixture file, got a Fixture");
+             return fixture_from(path, "Fixture", "path");
            }),
            py::arg("path"))
-      .def_static("_from_text", [](const std::string& text, const std::string& name) {
-        return PyFixture{std::make_shared<Fixture>(read_fixture(parse_json_text(text, name), name)), name};
-      })
+      .def_property_readonly("_inputs", [](const PyFixture& f) { return bytes_list(f.inputs); })
       .def_property_readonly("path", [](const PyFixture& f) { return f.path; })
       .def_property_readonly("dofs", [](const PyFixture& f) { return f.f->dofs; })
       .def_property_readonly("q_coordinates", [](const PyFixture& f) { return f.f->q_coordinates; })
@@ -372,12 +685,25 @@ PYBIND11_MODULE(_core, m) {
         for (const Sample& s : f.f->samples) out.push_back(PySample{f.f, &s});
         return out;
       })
-      .def("score", [](const PyFixture& f, const std::string& sample, const std::string& quantity, const py::object& values,
-                       const std::string& scalar) {
-        std::vector<py::ssize_t> shape;
+      .def("score", [](const PyFixture& f, const py::object& sample_arg, const py::object& quantity_arg, const py::object& values,
+                       const py::object& scalar_arg) {
+        const std::string fn = "Fixture.score";
+        const std::string sample = string_arg(sample_arg, fn, "sample", "a sample id (str) or a Sample", true);
+        const std::string quantity = string_arg(quantity_arg, fn, "quantity", "a quantity name (str)", true);
+        const std::string scalar = string_arg(scalar_arg, fn, "scalar");
         std::vector<double> v;
-        for (const Num& n : nums_of(values, "Fixture.score", quantity, shape)) v.push_back(n.value);
-        const SampleScore sc = score_quantity(*f.f, sample, quantity, v, scalar, "Fixture.score");
+        const QuantityInfo* qi = find_quantity(quantity);
+        if (f.f->find(sample) && qi && (qi->documents & kEngineOutput)) {  // else score_quantity says what is wrong
+          const py::array a = quantity_array(values, fn, quantity);
+          const size_t most = QuantityBounds(*f.f).most(*qi);
+          if (a.ndim() > 2 || static_cast<size_t>(a.size()) > most)
+            throw InputError(fn, quantity, "expected at most " + std::to_string(most) + " numbers (" + quantity + " of this model), got shape " +
+                                               shape_text(a));
+          std::string non_finite;
+          for (const Num& n : quantity_entries(a, fn, quantity, non_finite)) v.push_back(n.is_double ? n.value : std::strtod(n.text.c_str(), nullptr));
+          if (!non_finite.empty()) throw InputError(fn, quantity, "expected finite numbers, got " + non_finite.substr(0, non_finite.find(" (not")));
+        }
+        const SampleScore sc = score_quantity(*f.f, sample, quantity, v, scalar, fn);
         py::dict d;
         d["sample"] = sc.sample;
         d["quantity"] = sc.quantity;
@@ -397,33 +723,43 @@ PYBIND11_MODULE(_core, m) {
       }, py::arg("sample"), py::arg("quantity"), py::arg("values"), py::arg("scalar") = "double");
 
   py::class_<PyEngineOutput>(m, "EngineOutput")
-      .def(py::init([](const py::object& fixture, const std::string& engine, const std::string& version, const std::string& scalar,
-                       const std::string& import_path, const py::object& conventions) {
+      .def(py::init([](const py::object& fixture, const py::object& engine, const py::object& version, const py::object& scalar,
+                       const py::object& import_path, const py::object& conventions) {
+             const std::string fn = "EngineOutput";
              PyEngineOutput o;
-             const PyFixture fx = fixture_from(fixture);
+             const PyFixture fx = fixture_from(fixture, fn);
              o.f = fx.f;
              o.fixture_path = fx.path;
-             if (engine.empty()) throw InputError("EngineOutput", "engine", "expected the engine's name");
-             o.e.engine = engine;
-             o.e.engine_version = version;
-             o.e.scalar = scalar;
-             o.e.epsilon("EngineOutput");  // an unknown scalar is refused here, not when compared
-             o.e.import_path = import_path;
+             o.inputs = fx.inputs;
+             o.e.engine = string_arg(engine, fn, "engine", "the engine's name (a non-empty string)", true);
+             o.e.engine_version = string_arg(version, fn, "version");
+             o.e.scalar = string_arg(scalar, fn, "scalar", "double, float, longdouble, float128 or mpfr:<digits>");
+             o.e.epsilon(fn);  // an unknown scalar is refused here, not when compared
+             o.e.import_path = string_arg(import_path, fn, "import_path");
              o.e.model_name = fx.f->model.name;
              o.e.model_sha256 = fx.f->model_sha256;
              o.e.fixture_file = fx.path;
              o.e.dofs = fx.f->dofs;
-             if (!conventions.is_none())
-               o.e.conventions = json::parse(py::module_::import("json").attr("dumps")(conventions).cast<std::string>());
+             if (!conventions.is_none()) {
+               if (!py::isinstance<py::dict>(conventions))
+                 throw InputError(fn, "conventions", "expected a dict (the engine's conventions), got " + type_name(conventions));
+               o.e.conventions = json_arg(conventions, fn, "conventions");
+               for (const char* key : {"soft_loop_constraints", "contact_model"})
+                 if (o.e.conventions.contains(key) && (!o.e.conventions[key].is_string() || o.e.conventions[key].get<std::string>().empty()))
+                   throw InputError(fn, std::string("conventions.") + key, "expected a non-empty string saying which model the engine solves");
+             }
              return o;
            }),
            py::arg("fixture"), py::arg("engine"), py::arg("version") = "", py::arg("scalar") = "double",
            py::arg("import_path") = "", py::arg("conventions") = py::none())
       .def("add", &PyEngineOutput::add, py::arg("sample"))
       .def("fail", &PyEngineOutput::add_failure, py::arg("sample"), py::arg("why"))
-      .def("_drop", [](PyEngineOutput& o, const std::string& id, const std::string& name) { o.sample(id).values.erase(name); })
       .def("to_json", [](const PyEngineOutput& o) { return engine_output_to_json(o.e).dump(1) + "\n"; })
-      .def("write", [](PyEngineOutput& o, const std::string& path) {
+      .def("write", [](PyEngineOutput& o, const py::object& path_arg_) {
+        const std::string path = path_arg(path_arg_, "EngineOutput.write", "path");
+        // Never over a file it was made from (the fixture, an MJCF source), as the command line
+        // never writes over an input.
+        check_distinct_paths(o.inputs, {{"EngineOutput.write path", path}});
         const std::string text = engine_output_to_json(o.e).dump(1) + "\n";
         read_engine_output(parse_json_text(text, path), path);  // what compare will read back
         write_file_atomic(path, text);
@@ -437,20 +773,26 @@ PYBIND11_MODULE(_core, m) {
       });
 
   py::class_<PyModel>(m, "Model")
-      .def(py::init([](const std::string& path, bool floating_base, const std::string& inertia, const std::string& loops,
-                       const std::string& contacts) {
+      .def(py::init([](const py::object& path_obj, const py::object& floating_base, const py::object& inertia_arg, const py::object& loops,
+                       const py::object& contacts) {
+             const std::string fn = "Model";
              PyModel pm;
-             pm.opt.floating_base = floating_base;
+             const std::string path = path_arg(path_obj, fn, "path");
+             pm.opt.floating_base = bool_arg(floating_base, fn, "floating_base");
+             const std::string inertia = string_arg(inertia_arg, fn, "inertia", "\"accept\" or \"strict\"");
              if (!inertia_policy_from_name(inertia, pm.opt.inertia))
-               throw InputError("Model", "inertia", "expected \"accept\" or \"strict\", got \"" + inertia + "\"");
-             pm.opt.loops_file = loops;
-             pm.opt.contacts_file = contacts;
+               throw InputError(fn, "inertia", "expected \"accept\" or \"strict\", got " + shown(inertia));
+             pm.opt.loops_file = path_arg(loops, fn, "loops", true);
+             pm.opt.contacts_file = path_arg(contacts, fn, "contacts", true);
+             for (const std::string& f : {path, pm.opt.loops_file, pm.opt.contacts_file})
+               if (!f.empty()) pm.inputs.push_back(f);
              py::gil_scoped_release release;
              pm.lm = load_model(path, pm.opt);
              return pm;
            }),
-           py::arg("path"), py::arg("floating_base") = false, py::arg("inertia") = "accept", py::arg("loops") = "",
-           py::arg("contacts") = "")
+           py::arg("path"), py::arg("floating_base") = false, py::arg("inertia") = "accept", py::arg("loops") = py::none(),
+           py::arg("contacts") = py::none())
+      .def_property_readonly("_inputs", [](const PyModel& m) { return bytes_list(m.inputs); })
       .def_property_readonly("name", [](const PyModel& m) { return m.lm.desc.name; })
       .def_property_readonly("kind", [](const PyModel& m) { return m.lm.kind; })
       .def_property_readonly("file", [](const PyModel& m) { return m.lm.file; })
@@ -472,13 +814,16 @@ PYBIND11_MODULE(_core, m) {
       })
       .def_property_readonly("canonical_json", [](const PyModel& m) { return model_to_json(m.lm.desc).dump(); })
       .def("_eval", &PyModel::eval)
-      .def("_fixture_text", &PyModel::fixture_text);
+      .def("_fixture", &PyModel::fixture);
 
   m.def("_compare", &compare_py);
   m.def("_check", &check_py);
   m.def("_engine_registry", [] { return engine_registry().dump(); });
-  m.def("_run_engine", [](const std::string& name, const py::object& fixture, const std::string& source) {
-    const PyFixture fx = fixture_from(fixture);
+  m.def("_run_engine", [](const py::object& name_arg, const py::object& fixture, const py::object& source_arg) {
+    const std::string fn = "run_engine";
+    const std::string name = string_arg(name_arg, fn, "name", "an engine's name (str)", true);
+    const PyFixture fx = fixture_from(fixture, fn);
+    const std::string source = path_arg(source_arg, fn, "source", true);
     std::unique_ptr<EngineAdapter> adapter;
     std::string names;
     for (auto& a : available_adapters()) {
@@ -489,6 +834,8 @@ PYBIND11_MODULE(_core, m) {
     PyEngineOutput o;
     o.f = fx.f;
     o.fixture_path = fx.path;
+    o.inputs = fx.inputs;
+    if (adapter->imports_source()) o.inputs.push_back(source.empty() ? fx.f->source_file : source);
     const std::string why = adapter->unsupported(*fx.f);
     if (!why.empty()) throw EngineError(name + " does not run this model: " + why);
     py::gil_scoped_release release;
@@ -496,12 +843,27 @@ PYBIND11_MODULE(_core, m) {
                                     : adapter->run(*fx.f, fx.path);
     return o;
   });
-  m.def("_merge_fixture_shards", [](const std::vector<std::string>& paths) {
+  // The shards of a campaign joined and written to `out` (never over a shard), its path returned.
+  m.def("_merge_fixture_shards", [](const py::object& shards, const py::object& out_arg) {
+    const std::string fn = "merge";
+    if (py::isinstance<py::str>(shards) || py::isinstance<py::bytes>(shards) || !py::hasattr(shards, "__iter__"))
+      throw InputError(fn, "shards", "expected a list of shard files, got " + type_name(shards));
+    std::vector<std::string> paths;
+    for (const py::handle& p : shards) paths.push_back(path_arg(p, fn, "shards[" + std::to_string(paths.size()) + "]"));
+    const std::string out = path_arg(out_arg, fn, "out");
+    check_distinct_paths(paths, {{fn + " out", out}});
+    check_output_path(out);
     std::vector<std::pair<std::string, std::string>> files;
     for (const std::string& p : paths) files.emplace_back(p, read_text_file(p));
-    return merge_fixture_shards(files);
+    const std::string text = merge_fixture_shards(files);
+    const bool gz = out.size() > 3 && out.compare(out.size() - 3, 3, ".gz") == 0;
+    write_file_atomic(out, [&](std::ostream& o) { o << text; }, gz);
+    return out_arg;
   });
-  m.def("_write_text", [](const std::string& path, const std::string& text) {
+  // A report's text written to `path`, never over one of `inputs` (the files it was made from).
+  m.def("_write_text", [](const py::object& path_obj, const std::string& text, const std::vector<std::string>& inputs, const std::string& fn) {
+    const std::string path = path_arg(path_obj, fn, "path");
+    check_distinct_paths(inputs, {{fn + " path", path}});
     const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
     write_file_atomic(path, [&](std::ostream& out) { out << text; }, gz);
   });

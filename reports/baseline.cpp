@@ -105,6 +105,19 @@ Baseline from_baseline(const json& doc, const std::string& path) {
 }
 
 // A previous audit.json: its runs (status, diagnosis) and its reports (digits, failures).
+// A field of a previous audit's document, checked: `passed` true or false (absent: true), a name
+// a string (absent: ""); anything else is InputError naming the field.
+bool passed_field(const json& o, const std::string& path, const std::string& at) {
+  if (!o.contains("passed")) return true;
+  if (!o["passed"].is_boolean()) throw InputError(path, at + ".passed", "expected true or false, got " + o["passed"].dump());
+  return o["passed"].get<bool>();
+}
+std::string string_field(const json& o, const char* key, const std::string& path, const std::string& at) {
+  if (!o.contains(key)) return "";
+  if (!o[key].is_string()) throw InputError(path, at + "." + key, "expected a string, got " + o[key].dump());
+  return o[key].get<std::string>();
+}
+
 Baseline from_audit(const json& doc, const std::string& path) {
   Baseline b;
   b.file = path;
@@ -145,10 +158,11 @@ Baseline from_audit(const json& doc, const std::string& path) {
     if (e.status == "engine failed") e.known_failures.insert("engine");
     for (size_t i = 0; i < reports.size(); ++i) {
       const json& r = reports[i];
-      if (!r.is_object() || !r.contains("engine") || !r["engine"].is_object() || r["engine"].value("name", "") != e.engine ||
-          !r.contains("model") || !r["model"].is_object() || r["model"].value("name", "") != e.model)
-        continue;
       const std::string rat = "reports[" + std::to_string(i) + "]";
+      if (!r.is_object() || !r.contains("engine") || !r["engine"].is_object() ||
+          string_field(r["engine"], "name", path, rat + ".engine") != e.engine || !r.contains("model") || !r["model"].is_object() ||
+          string_field(r["model"], "name", path, rat + ".model") != e.model)
+        continue;
       if (r.contains("quantities") && r["quantities"].is_array())
         for (size_t q = 0; q < r["quantities"].size(); ++q) {
           const json& qj = r["quantities"][q];
@@ -158,15 +172,20 @@ Baseline from_audit(const json& doc, const std::string& path) {
           if (!qj.contains("min_digits") || qj["min_digits"].is_null()) continue;
           const std::string name = qj["quantity"];
           e.digits[name] = std::floor(read_digits(qj["min_digits"], path, qat + ".min_digits") * 10) / 10;
-          if (!qj.value("passed", true) && !qj.contains("convention")) e.known_failures.insert(name);
+          if (!passed_field(qj, path, qat) && !qj.contains("convention")) e.known_failures.insert(name);
         }
       if (r.contains("checks") && r["checks"].is_array())
-        for (const json& c : r["checks"])
-          if (c.is_object() && !c.value("passed", true) && !c.contains("convention") && c.contains("name") && c["name"].is_string())
-            e.known_failures.insert(c["name"].get<std::string>());
+        for (size_t c = 0; c < r["checks"].size(); ++c) {
+          const json& cj = r["checks"][c];
+          const std::string cat = rat + ".checks[" + std::to_string(c) + "]";
+          if (!cj.is_object()) throw InputError(path, cat, "expected an object");
+          const std::string name = string_field(cj, "name", path, cat);
+          if (!passed_field(cj, path, cat) && !cj.contains("convention") && !name.empty()) e.known_failures.insert(name);
+        }
       if (r.contains("sample_failures") && r["sample_failures"].is_array() && !r["sample_failures"].empty())
         e.known_failures.insert("samples");
-      if (r.contains("model_echo") && r["model_echo"].is_object() && r["model_echo"].value("status", "") == "differs")
+      if (r.contains("model_echo") && r["model_echo"].is_object() &&
+          string_field(r["model_echo"], "status", path, rat + ".model_echo") == "differs")
         e.known_failures.insert("model_echo");
     }
     b.entries.push_back(std::move(e));

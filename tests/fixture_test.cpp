@@ -415,7 +415,7 @@ TEST(EngineOutput, RoundTripKeepsEveryByte) {
   e.engine_version = "1";
   e.scalar = "double";
   e.model_name = "m";
-  e.model_sha256 = "abc";
+  e.model_sha256 = std::string(64, 'a');
   e.dofs = {"a", "b"};
   EngineSample s;
   s.id = "s000";

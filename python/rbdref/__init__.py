@@ -53,8 +53,8 @@ class EngineError(RuntimeError):
 _core._set_exceptions(InputError, ModelError, EngineError)
 
 
-def _path(p):
-    return os.fspath(p) if isinstance(p, (str, bytes, os.PathLike)) else p
+def _sample_id(sample):
+    return sample.id if isinstance(sample, Sample) else sample
 
 
 class Value:
@@ -154,7 +154,7 @@ class Fixture:
     model hash, every field)."""
 
     def __init__(self, path):
-        self._init(_core.Fixture(_path(path)))
+        self._init(_core.Fixture(path))
 
     def _init(self, core):
         self._f = core
@@ -191,8 +191,7 @@ class Fixture:
     def score(self, sample, quantity, values, scalar="double"):
         """One engine quantity at one sample, scored as compare scores it: a dict with digits, cap,
         rel_err, tolerance, passed, worst_entry, engine and reference (the worst entry's values)."""
-        sid = sample.id if isinstance(sample, Sample) else sample
-        return self._f.score(sid, quantity, values, scalar)
+        return self._f.score(_sample_id(sample), quantity, values, scalar)
 
     def __len__(self):
         return len(self.samples)
@@ -212,7 +211,7 @@ class EngineOutput:
     engine failing on that sample (a sample failure in the report), not as a number."""
 
     def __init__(self, fixture, engine, version="", scalar="double", import_path="python", conventions=None):
-        fx = fixture._f if isinstance(fixture, Fixture) else _path(fixture)
+        fx = fixture._f if isinstance(fixture, Fixture) else fixture
         self._o = _core.EngineOutput(fx, engine, version, scalar, import_path, conventions)
         self.fixture = fixture
 
@@ -223,30 +222,21 @@ class EngineOutput:
         return o
 
     def add(self, sample, **quantities):
-        sid = sample.id if isinstance(sample, Sample) else sample
-        finite = {}
-        for name, v in quantities.items():
-            if name == "raw":
-                finite[name] = v
-                continue
-            a = np.asarray(v)
-            if a.dtype.kind in "fc" and not np.all(np.isfinite(a)):
-                bad = tuple(int(i) for i in np.argwhere(~np.isfinite(a))[0])
-                self._o._drop(sid, name)
-                self._o.fail(sid, f"{name}{list(bad)} is {a[bad]} (not finite)")
-                continue
-            finite[name] = v
-        self._o.add(sid, **finite)
+        """Adds (or replaces) the engine's values at a sample, all or none: each checked by name and
+        shape (from the array's metadata, before anything is copied); a non-finite entry records the
+        engine failing on the sample instead of the quantity."""
+        self._o.add(_sample_id(sample), **quantities)
         return self
 
     def fail(self, sample, why):
         """Records that the engine failed on the sample (why): a sample failure in every report."""
-        self._o.fail(sample.id if isinstance(sample, Sample) else sample, why)
+        self._o.fail(_sample_id(sample), why)
         return self
 
     def write(self, path):
-        """Writes the engine output (atomically: a temporary file, then rename)."""
-        self._o.write(os.fspath(path))
+        """Writes the engine output (atomically: a temporary file, then rename); never over the
+        fixture it was made from."""
+        self._o.write(path)
 
     def to_json(self):
         return self._o.to_json()
@@ -265,7 +255,8 @@ class Report:
     document   the whole rbdref.report document; summary the terminal text; junit() the JUnit XML
     """
 
-    def __init__(self, doc_text, summary, junit, passed):
+    def __init__(self, doc_text, summary, junit, passed, inputs=()):
+        self._inputs = list(inputs)  # the files compared: write() and junit() never replace them
         self.document = json.loads(doc_text)
         self.summary = summary
         self._junit = junit
@@ -278,11 +269,12 @@ class Report:
     def junit(self, path=None):
         """The JUnit XML text; written atomically to `path` when given."""
         if path is not None:
-            _core._write_text(os.fspath(path), self._junit)
+            _core._write_text(path, self._junit, self._inputs, "Report.junit")
         return self._junit
 
     def write(self, path):
-        _core._write_text(os.fspath(path), json.dumps(self.document, indent=1, ensure_ascii=False) + "\n")
+        """Writes the rbdref.report document (atomically); never over a file it was made from."""
+        _core._write_text(path, json.dumps(self.document, indent=1, ensure_ascii=False) + "\n", self._inputs, "Report.write")
 
     def __bool__(self):
         return self.passed
@@ -294,16 +286,16 @@ class Report:
 def compare(fixture, output, tol=None):
     """Scores an engine output against a fixture (each a path or an object), as `rbdref compare`;
     tol overrides tolerances per quantity: {"qdd": 1e-9}."""
-    fx = fixture._f if isinstance(fixture, Fixture) else _path(fixture)
-    out = output._o if isinstance(output, EngineOutput) else _path(output)
-    return Report(*_core._compare(fx, out, dict(tol or {})))
+    fx = fixture._f if isinstance(fixture, Fixture) else fixture
+    out = output._o if isinstance(output, EngineOutput) else output
+    return Report(*_core._compare(fx, out, tol))
 
 
 def check(output, fixture=None):
     """The reference-free checks of an engine's own numbers (H symmetric and positive-definite, the
     equation of motion, LᵀDL, loop and contact identities), as `rbdref check`."""
-    out = output._o if isinstance(output, EngineOutput) else _path(output)
-    fx = None if fixture is None else (fixture._f if isinstance(fixture, Fixture) else _path(fixture))
+    out = output._o if isinstance(output, EngineOutput) else output
+    fx = fixture._f if isinstance(fixture, Fixture) else fixture
     return Report(*_core._check(out, fx))
 
 
@@ -394,7 +386,7 @@ class Model:
     loops and contacts name a loops or contacts file, as --loops and --contacts do."""
 
     def __init__(self, path, floating_base=False, inertia="accept", loops=None, contacts=None):
-        self._m = _core.Model(_path(path), floating_base, inertia, _path(loops) or "", _path(contacts) or "")
+        self._m = _core.Model(path, floating_base, inertia, loops, contacts)
 
     name = property(lambda self: self._m.name)
     kind = property(lambda self: self._m.kind)
@@ -414,21 +406,20 @@ class Model:
         return json.loads(self._m.canonical_json)
 
     def eval(self, q, qd=None, qdd=None, tau=None, precision="bin50", actuated=None, impact=False, prove=False,
-             tau_loops=None, contact_state=None):
+             tau_loops=None, contact_state=None, max_memory=None):
         """Reference values of one state with their certified digits (and proven ones with prove),
         as `rbdref eval`. q, qd, qdd, tau: arrays of numbers (exact doubles) or decimal strings;
-        missing ones are zeros. actuated: DoF names for closed-loop inverse dynamics ("all" or a list)."""
-        act = [actuated] if isinstance(actuated, str) else list(actuated or [])
-        return Evaluation(self._m._eval(q, qd, qdd, tau, precision, act, impact, prove, tau_loops, contact_state))
+        missing ones are zeros. actuated: DoF names for closed-loop inverse dynamics ("all" or a list).
+        max_memory: the memory guard's limit, as --max-memory (bytes, or "8G"; default
+        RBDREF_MAX_MEMORY, else 3/4 of the memory): a model that needs more is refused at once."""
+        return Evaluation(self._m._eval(q, qd, qdd, tau, precision, actuated, impact, prove, tau_loops, contact_state, max_memory))
 
-    def fixture(self, samples=8, seed=1, precision="bin50", prove=False, threads=0, path=None, shard=None):
+    def fixture(self, samples=8, seed=1, precision="bin50", prove=False, threads=0, path=None, shard=None, max_memory=None):
         """A golden fixture of this model (the same document `rbdref fixture` writes for the same
-        arguments); written atomically to `path` when given (gzip when it ends in .gz). shard "K/N":
-        only shard K of N of the samples (merge joins the shards)."""
-        text = self._m._fixture_text(samples, seed, precision, prove, threads, shard or "")
-        if path is not None:
-            _core._write_text(os.fspath(path), text)
-        return Fixture._from_core(_core.Fixture._from_text(text, os.fspath(path) if path is not None else f"{self.name} fixture"))
+        arguments); written atomically to `path` when given (gzip when it ends in .gz), never over
+        the model's files. shard "K/N": only shard K of N of the samples (merge joins the shards).
+        max_memory: as for eval; the samples computed at once count, as for `rbdref fixture`."""
+        return Fixture._from_core(self._m._fixture(samples, seed, precision, prove, threads, shard, max_memory, path))
 
     def __repr__(self):
         return f"<rbdref.Model {self.name} ({self.kind}): nq={self.nq}, nv={self.nv}>"
@@ -442,16 +433,14 @@ def engines():
 
 def run_engine(name, fixture, source=None):
     """Runs one of this build's engine adapters (engines()) on a fixture's samples: its EngineOutput."""
-    fx = fixture._f if isinstance(fixture, Fixture) else _path(fixture)
-    return EngineOutput._from_core(_core._run_engine(name, fx, _path(source) or ""), fixture)
+    fx = fixture._f if isinstance(fixture, Fixture) else fixture
+    return EngineOutput._from_core(_core._run_engine(name, fx, source), fixture)
 
 
 def merge(shards, out):
     """Joins the files of `fixture --shard K/N` (or Model.fixture(shard=...)) into the fixture a
     single run writes, byte for byte; written atomically to `out` (gzip when it ends in .gz)."""
-    text = _core._merge_fixture_shards([os.fspath(s) for s in shards])
-    _core._write_text(os.fspath(out), text)
-    return Fixture(out)
+    return Fixture(_core._merge_fixture_shards(shards, out))
 
 
 def quantities():
