@@ -89,7 +89,7 @@ urdf_case("unreachable_links", t, ["<robot>", "reachable from the root link 'bas
 latin1 = URDF.replace('<link name="hand"/>', '<link name="h\u00e4nd"/>').replace('<child link="hand"/>', '<child link="h\u00e4nd"/>')
 rel = write("urdf/latin1_name.urdf", latin1.encode("latin-1"))
 case("urdf-latin1_name", "urdf", ["eval", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
-     [base(rel), "<link> name (line %d)" % line_of(latin1, "h\u00e4nd"), "expected a name in UTF-8", "0xE4"], file=rel,
+     [base(rel), "line %d, <link> name" % line_of(latin1, "h\u00e4nd"), "expected UTF-8", "0xE4"], file=rel,
      note="a Latin-1 link name used to reach the JSON writer: internal error, exit 3")
 rel = write("urdf/utf16.urdf", b"\xff\xfe" + URDF.encode("utf-16-le"))
 case("urdf-utf16", "urdf", ["eval", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT, [base(rel), "UTF-16"], file=rel)
@@ -645,10 +645,11 @@ bomb = write("bounded/zeros.json.gz", _gzip.compress(b"\0" * 1000000, 9, mtime=0
 case("bounded-gzip_bomb_model", "model", ["convert", "{file}", "--out", "{scratch}/o.json"],
      ["zeros.json.gz", "gzip content larger than the input limit of 100000"], file=bomb, also=[], env=LIMIT,
      note="a 1 MB gzip inflating to 1 GiB used to take 2.1 GB")
+# JSON documents are parsed as they inflate: NULs are refused at byte 1, before the bound (round three).
 case("bounded-gzip_bomb_state", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
-     ["zeros.json.gz", "larger than the input limit"], file=bomb, also=[], env=LIMIT)
+     ["zeros.json.gz", "byte 1:", "NUL byte"], file=bomb, also=[], env=LIMIT)
 case("bounded-gzip_bomb_fixture", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/r.json"],
-     ["zeros.json.gz", "larger than the input limit"], file=bomb, also=[], env=LIMIT)
+     ["zeros.json.gz", "byte 1:", "NUL byte"], file=bomb, also=[], env=LIMIT)
 # Without the environment, each kind has its own bound: a state past 16 MiB, a model past 64 MiB.
 rel = write("bounded/state_17MiB.json.gz", _gzip.compress(b" " * (17 << 20), 9, mtime=0))
 case("bounded-state_kind_bound", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
@@ -792,6 +793,331 @@ case("accepted-markup_names_audit", "urdf", ["audit", "--model", "{file}", "--en
                                               "--out", "{scratch}/audit-out"], None, file=rel, exit=0, outputs=["audit-out"],
      note="a double quote in a name used to break the MJCF written for MuJoCo")
 
+# ---- round three: merge and proofs ----------------------------------------------------------------
+
+# Hunt summaries (hunt --shard K/N) whose counts sum past 2^64 - 1: refused naming the file that
+# tips the sum over and the field, never wrapped around (two summaries of 2^64 - 1 trials used to
+# merge to 2^64 - 2). The first shard is made by setup, the second is the case's file.
+U64_MAX = 2 ** 64 - 1
+
+
+def hunt_summary(index, trials, skipped=0):
+    return json.dumps({"format": "rbdref.hunt", "version": 1, "engine": "mujoco", "engine_version": "2.2.2", "seed": 1, "budget_s": 60,
+                       "trials": trials, "skipped": skipped, "findings": [], "shard": {"index": index, "count": 2}}, indent=1) + "\n"
+
+
+def merge_case(id, first, second, message, exit=2, note=None):
+    rel = case_file("merge", id, second)
+    case(("accepted-" if exit == 0 else "merge-") + id, "options", ["merge", "{scratch}/hunt1.json", "{file}", "--out", "{scratch}/hunt.json"],
+         message, file=rel, exit=exit, also=[], setup=[{"path": "hunt1.json", "content": first}], note=note,
+         outputs=["hunt.json"] if exit == 0 else None)
+
+
+merge_case("hunt_trials_sum_overflows", hunt_summary(1, U64_MAX), hunt_summary(2, U64_MAX),
+           ["hunt_trials_sum_overflows.json", "trials", "the sum over the shards exceeds 2^64 - 1"],
+           note="two summaries of 2^64 - 1 trials used to merge to 2^64 - 2 (wrapped around)")
+merge_case("hunt_skipped_sum_overflows", hunt_summary(1, 5, 2 ** 63), hunt_summary(2, 5, 2 ** 63),
+           ["hunt_skipped_sum_overflows.json", "skipped", "the sum over the shards exceeds 2^64 - 1"])
+merge_case("hunt_trials_sum_is_2_64_minus_1", hunt_summary(1, U64_MAX - 1), hunt_summary(2, 1), None, exit=0,
+           note="the largest sum the count holds")
+
+# The memory guard with --prove: the estimate includes the proof (its interval matrices), and the
+# message says so and what the run needs without it.
+case("memory-prove_eval", "model", ["eval", "{support}/robot.json", "--state", "{support}/state.json", "--prove", "--max-memory", "1M"] + EVAL_OUT,
+     ["robot.json", "needs about", "proven on intervals at", "(--prove)", "Without --prove it needs about", "--max-memory 1M"], also=[],
+     note="the estimate used to ignore --prove: a 1000-body chain admitted at 520 MiB peaked at 690 MB")
+case("memory-prove_fixture", "model", ["fixture", "{support}/robot.json", "--samples", "1", "--prove", "--out", "{scratch}/f.json"],
+     ["robot.json", "proven on intervals at", "RBDREF_MAX_MEMORY=2M", "Without --prove it needs about"], also=[],
+     env={"RBDREF_MAX_MEMORY": "2M"})
+
+# ---- round three: MJCF includes and names, refusals that name their file, outputs on failure --------
+
+MJCF = ('<mujoco model="arm">\n  <worldbody>\n    <body name="upper" pos="0 0 1">\n      <joint name="shoulder" axis="0 1 0"/>\n'
+        '      <geom type="capsule" fromto="0 0 0 0 0 -0.3" size="0.04"/>\n      <body name="lower" pos="0 0 -0.3">\n'
+        '        <joint name="elbow" axis="0 1 0"/>\n        <geom type="capsule" fromto="0 0 0 0 0 -0.25" size="0.03"/>\n'
+        '      </body>\n    </body>\n  </worldbody>\n</mujoco>\n')
+
+
+def mjcf_case(id, text, message, setup=None, note=None, also=None, names_file=True):
+    rel = write("mjcf/" + id + ".xml", text)
+    case("mjcf-" + id, "mjcf", ["convert", "{file}", "--out", "{scratch}/o.json"], ([base(rel)] if names_file else []) + message, file=rel,
+         setup=setup, note=note, also=also)
+
+
+# MuJoCo includes a file at most once: a cycle through a body or a frame (the include depth used to
+# restart inside each, and the reader to recurse until SIGSEGV), a file included twice, and a
+# fan-out of files each including the next twice (2^18 inclusions used to pass 2 GB) are refused at
+# the second inclusion (the fan-out's first file included twice is the deepest's, f18, as the
+# includes are expanded depth first).
+MAIN_INC = '<mujoco>\n  <worldbody>\n    <include file="b.xml"/>\n  </worldbody>\n</mujoco>\n'
+B_BODY = ('<mujoco>\n  <body name="b">\n    <joint axis="0 1 0"/>\n    <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>\n'
+          '    <include file="b.xml"/>\n  </body>\n</mujoco>\n')
+mjcf_case("include_cycle_body", MAIN_INC, ["b.xml", "<include file=\"b.xml\"> (line 5)", "already part of the model",
+                                           "include_cycle_body.xml line 3", "at most once"],
+          setup=[{"path": "b.xml", "content": B_BODY}], note="used to crash (SIGSEGV) in 0.3 s")
+mjcf_case("include_cycle_frame", MAIN_INC, ["b.xml", "(line 6)", "already part of the model"],
+          setup=[{"path": "b.xml", "content": B_BODY.replace('    <include file="b.xml"/>\n', '    <frame pos="0 0 1">\n      <include file="b.xml"/>\n    </frame>\n')}],
+          note="used to crash (SIGSEGV)")
+mjcf_case("include_self", MJCF.replace("<worldbody>", '<include file="include_self.xml"/>\n  <worldbody>'),
+          ["<include file=\"include_self.xml\"> (line 2)", "it is the main file"])
+mjcf_case("include_twice", MJCF.replace("</worldbody>", '</worldbody>\n  <include file="part.xml"/>\n  <include file="part.xml"/>'),
+          ["<include file=\"part.xml\"> (line 13)", "included by", "line 12"],
+          setup=[{"path": "part.xml", "content": "<mujoco>\n  <option gravity=\"0 0 -9.81\"/>\n</mujoco>\n"}])
+FAN = [{"path": "f%d.xml" % k, "content": '<mujoco>\n  <include file="f%d.xml"/>\n  <include file="f%d.xml"/>\n</mujoco>\n' % (k + 1, k + 1)}
+       for k in range(1, 18)] + [{"path": "f18.xml", "content": "<mujoco>\n  <option/>\n</mujoco>\n"}]
+mjcf_case("include_fan_out", MJCF.replace("</worldbody>", '</worldbody>\n  <include file="f1.xml"/>'),
+          ["f17.xml: <include file=\"f18.xml\"> (line 3)", "already part of the model", "included by", "f17.xml line 2"], setup=FAN,
+          names_file=False,
+          note="18 files each including the next twice used to pass 2 GB in 11 s")
+# The model's files together are bounded like one model file.
+mjcf_case("include_total_bound", MJCF.replace("</worldbody>", '</worldbody>\n  <include file="p1.xml"/>\n  <include file="p2.xml"/>'),
+          ["<include file=\"p2.xml\">", "the model's files together pass the input limit of 1500"],
+          setup=[{"path": "p%d.xml" % k, "content": "<mujoco>\n" + "  <!--" + "x" * 600 + "-->\n</mujoco>\n"} for k in (1, 2)])
+cases[-1]["env"] = {"RBDREF_MAX_INPUT_BYTES": "1500"}
+
+# The expressions a body's geoms derive are bounded by the memory limit: 4000 geoms (~24 expression
+# nodes each, counted at 256 bytes) under a limit of 16 MiB (65,536 nodes) are refused naming the
+# body, as a 64 MiB file of geoms would be before taking ~20 GB.
+mjcf_case("geoms_past_the_memory_limit", MJCF.replace('<geom type="capsule" fromto="0 0 0 0 0 -0.25" size="0.03"/>',
+                                                      "\n".join('<geom size="0.01" pos="0 0 %d"/>' % k for k in range(4000))),
+          ["body 'lower' (line 6)", "the numbers derived from the model's elements so far", "RBDREF_MAX_MEMORY=16M"],
+          note="a body of 10^5 geoms used to take 614 MB and crash; a 64 MiB file of geoms would take ~20 GB")
+cases[-1]["env"] = {"RBDREF_MAX_MEMORY": "16M"}
+
+# Every name (and any other markup) must be UTF-8, as it reaches the JSON outputs: a body or joint
+# name with a Latin-1 byte used to be an internal error (exit 3) once written.
+rel = write("mjcf/body_name_latin1.xml", MJCF.encode().replace(b'name="lower"', b'name="l\xe9g"'))
+case("mjcf-body_name_latin1", "mjcf", ["convert", "{file}", "--out", "{scratch}/o.json"],
+     ["body_name_latin1.xml", "line 6, <body> name", "expected UTF-8", "0xE9"], file=rel, note="used to be exit 3 (internal error)")
+rel = write("mjcf/joint_name_latin1.xml", MJCF.encode().replace(b'name="elbow"', b'name="coud\xe9"'))
+case("mjcf-joint_name_latin1", "mjcf", ["convert", "{file}", "--out", "{scratch}/o.json"],
+     ["joint_name_latin1.xml", "line 7, <joint> name", "expected UTF-8"], file=rel, note="used to be exit 3 (internal error)")
+rel = write("mjcf/class_latin1.xml", MJCF.encode().replace(b"<worldbody>", b'<default>\n    <default class="b\xe4se"/>\n  </default>\n  <worldbody>'))
+case("mjcf-class_latin1", "mjcf", ["convert", "{file}", "--out", "{scratch}/o.json"],
+     ["class_latin1.xml", "line 3, <default> class", "expected UTF-8"], file=rel)
+# Comments are not read: a Latin-1 comment is accepted.
+rel = write("accepted/mjcf_latin1_comment.xml", MJCF.encode().replace(b"<worldbody>", b"<!-- caf\xe9 -->\n  <worldbody>"))
+case("accepted-mjcf_latin1_comment", "mjcf", ["convert", "{file}", "--out", "{scratch}/o.json"], None, file=rel, exit=0, outputs=["o.json"])
+
+# A character reference XML does not allow names its element and attribute, not only its line.
+t = sub(URDF, '<mass value="1.2"/>', '<mass value="5&#0;junk"/>')
+urdf_case("char_ref_nul_names_element", t, ["line %d, <mass> value" % line_of(t, "&#0;"), "character reference"])
+
+# A model whose numbers overflow a double past the loader (a density of 1e308: finite in the
+# loader's long double) is refused naming its file, as every other refusal.
+mjcf_case("density_1e308_fixture", MJCF.replace('size="0.03"/>', 'size="0.03" density="1e308"/>'),
+          ["body 'lower' (line 6)", "not finite"], also=[])
+cases[-1]["args"] = ["fixture", "{file}", "--samples", "1", "--out", "{scratch}/f.json"]
+
+# Standard output that fails leaves no file output either: every file waits for the end of the
+# command (io/files.hpp, OutputCommit).
+case("stdout-full_compare_junit_leaves_no_report", "options",
+     ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/r.json", "--junit", "-"],
+     ["standard output", "the output is lost"], also=[], stdout="full", note="r.json used to be left behind")
+case("stdout-full_compare_summary_leaves_no_outputs", "options",
+     ["compare", "{support}/good.fixture.json", "{support}/good.engine.json", "--report", "{scratch}/r.json", "--junit", "{scratch}/r.xml"],
+     ["standard output", "the output is lost"], also=[], stdout="full")
+case("stdout-closed_audit_baseline_leaves_no_folder", "options", AUD + ["--write-baseline", "-"],
+     ["standard output", "the output is lost"], also=[], stdout="closed",
+     note="audit.json, junit.xml and report.html used to be left behind")
+case("stdout-full_check_summary_leaves_no_report", "options", ["check", "{support}/good.engine.json", "--report", "{scratch}/r.json"],
+     ["standard output", "the output is lost"], also=[], stdout="full", note="r.json used to be left behind")
+# A previous audit's document as --baseline: its fields checked as html checks them (a check's
+# `passed` as a string used to be an internal error, exit 3).
+PREV = {"format": "rbdref.audit", "version": 1, "passed": True,
+        "runs": [{"engine": "mujoco", "model": "double_pendulum", "status": "passed", "report_index": 0}],
+        "models": [{"name": "double_pendulum"}],
+        "reports": [{"engine": {"name": "mujoco"}, "model": {"name": "double_pendulum"}, "quantities": [],
+                     "checks": [{"name": "H.symmetric_raw", "passed": True}]}]}
+for id, edit, message in [
+        ("check_passed_string", lambda d: d["reports"][0]["checks"][0].update(passed="yes"),
+         ["reports[0].checks[0].passed", "expected true or false", "\"yes\""]),
+        ("engine_name_number", lambda d: d["reports"][0]["engine"].update(name=5), ["reports[0].engine.name", "expected a string"]),
+        ("echo_status_number", lambda d: d["reports"][0].update(model_echo={"status": 1}),
+         ["reports[0].model_echo.status", "expected a string"])]:
+    rel = case_file("audit_json", "as_baseline_" + id, edited(PREV, edit))
+    case("baseline-audit_" + id, "options", AUD + ["--baseline", "{file}"], [base(rel)] + message, file=rel, also=[],
+         note="used to be an internal error (exit 3)" if id == "check_passed_string" else None)
+
+# The audit's --out folder is replaced as a whole: a folder holding files rbdref did not write is
+# refused before any work, and so is the current folder.
+opt_case("audit_out_foreign_folder", AUD[:-1] + ["{scratch}/mine"], ["mine", "not replaced", "notes.txt", "new or empty folder"],
+         setup=[{"path": "mine/notes.txt", "content": "keep me\n"}])
+opt_case("audit_out_current_folder", AUD[:-1] + ["."], ["not the current folder"])
+
+# ---- round three: fields ---------------------------------------------------------------------------
+
+# Every field a reader takes is checked for type and range where it is read, and the error names the
+# file, the field and what was expected. audit.json for `html` (reports/html_report.cpp): the runs'
+# names (a model the document's own models list does not have, or none, used to be drawn as a row of
+# nothing), the verdict, the baseline, the models' samples (κ₂(H) is a number ≥ 1, or "inf", as
+# audit/run.cpp writes a singular H's: JSON has no infinity), and every report's field the page shows.
+def fields_audit_case(id, edit, message, note=None, doc=None):
+    audit_json_case(id, edited(doc or GOOD_AUDIT, edit), message)
+    if note:
+        cases[-1]["note"] = note
+
+
+QSCORE = {"quantity": "H", "samples": 2, "missing": 0, "min_digits": 15.4, "cap": 50, "max_abs_err": 1.1e-16, "max_rel_err": 4.4e-16,
+          "worst": {"sample": "s001", "entry": [0, 1]}, "tolerance": 2.2e-13, "rule": "1e3 ε", "passed": True, "cap_kind": "estimated"}
+QNONE = {"quantity": "lambda", "samples": 0, "missing": 2, "min_digits": None, "cap": None, "max_abs_err": None, "max_rel_err": None,
+         "worst": None, "tolerance": None, "rule": "1e4 ε κ(H)", "passed": True}
+SSCORE = {"sample": "s001", "quantity": "H", "abs_err": 1.1e-16, "rel_err": 4.4e-16, "scale": 1.6, "digits": 15.4, "cap": 50,
+          "tolerance": 2.2e-13, "worst_entry": [0, 1], "reference": "3.0660151063837426e-01", "engine": "3.0660151063837431e-01",
+          "passed": True, "cap_kind": "estimated"}
+CHECK = {"sample": "s001", "name": "H.symmetric_raw", "passed": True, "residual": 0, "tolerance": 2.2e-15, "digits": 16, "detail": "max|H - Hᵀ|"}
+FULL_AUDIT = edited(GOOD_AUDIT, lambda d: (
+    d.update(baseline={"file": "baseline.json", "margin_digits": 0.5, "regressed": False}),
+    d["runs"][0].update(diagnosis="none", baseline={"status": "matches", "regressions": [], "known": [], "improvements": [], "findings": []}),
+    d["runs"].append({"engine": "dart", "model": "m", "status": "unsupported", "reason": "a helical joint"}),
+    d["reports"][0].update(engine={"name": "mujoco", "version": "2.2.2", "scalar": "double", "epsilon": 2.2e-16, "import_path": "MJCF"},
+                           model={"name": "m", "sha256": "b6ef2b22795673888c85b156dd5835b68e97f0dbe6c2cab93ed3c5dab35b5510"},
+                           model_echo={"max": {"mass_rel_err": 0.0, "com_abs_err_m": 1e-17}, "tolerance": {"relative": 1.4e-14, "rule": "64 ε"},
+                                       "status": "match"},
+                           quantities=[QSCORE, QNONE], samples=[SSCORE], checks=[CHECK], notes=["a note"], passed=True)))
+rel = case_file("audit_json", "accepted_full", FULL_AUDIT)
+case("accepted-audit_json_full", "audit", ["html", "{file}", "--out", "{scratch}/r.html"], None, file=rel, exit=0, outputs=["r.html"],
+     note="every field the page reads, as the audit writes it: the field cases below edit this one")
+
+
+fields_audit_case("run_model_empty", lambda d: d["runs"][0].update(model=""), ["runs[0].model", "a non-empty string", 'got ""'],
+                  note="used to be accepted: a heatmap row of no model")
+fields_audit_case("run_model_unknown", lambda d: d["runs"][0].update(model="n"),
+                  ["runs[0].model", "expected one of the models listed in models (m)", 'got "n"'],
+                  note="used to be accepted: a run of a model the document does not have")
+fields_audit_case("run_model_number", lambda d: d["runs"][0].update(model=5), ["runs[0].model", "expected a string"])
+fields_audit_case("run_engine_empty", lambda d: d["runs"][0].update(engine=""), ["runs[0].engine", "a non-empty string"])
+fields_audit_case("run_twice", lambda d: d["runs"].append(dict(d["runs"][0])), ["runs[1]", "a second run of mujoco × m"])
+fields_audit_case("run_reason_number", lambda d: d["runs"][0].update(reason=5), ["runs[0].reason", "expected a string", "got 5"])
+fields_audit_case("run_diagnosis_object", lambda d: d["runs"][0].update(diagnosis={}), ["runs[0].diagnosis", "expected a string"])
+fields_audit_case("run_report_of_another_engine",
+                  lambda d: (d["reports"].append(edited(d["reports"][0], lambda r: r["engine"].update(name="dart"))),
+                             d["runs"][0].update(report_index=1)),
+                  ["runs[0].report_index", "a report of mujoco", "(a report of dart)"])
+fields_audit_case("run_baseline_status_unknown", lambda d: d["runs"][0].update(baseline={"status": "great"}),
+                  ["runs[0].baseline.status", "\"matches\", \"known\", \"regressed\" or \"not in baseline\"", '"great"'])
+fields_audit_case("run_baseline_known_number", lambda d: d["runs"][0].update(baseline={"status": "known", "known": [5]}),
+                  ["runs[0].baseline.known[0]", "expected a string"])
+fields_audit_case("run_baseline_reason_number", lambda d: d["runs"][0].update(baseline={"status": "known", "reason": 5}),
+                  ["runs[0].baseline.reason", "expected a string"])
+fields_audit_case("passed_missing", lambda d: d.pop("passed"), ["passed", "expected true or false (missing field)"],
+                  note="used to read as failed")
+fields_audit_case("passed_string", lambda d: d.update(passed="yes"), ["passed", "expected true or false", '"yes"'])
+fields_audit_case("baseline_margin_word", lambda d: d.update(baseline={"file": "b.json", "margin_digits": "half", "regressed": False}),
+                  ["baseline.margin_digits", "from 0 to 100", '"half"'])
+fields_audit_case("baseline_file_number", lambda d: d.update(baseline={"file": 5, "margin_digits": 0.5, "regressed": False}),
+                  ["baseline.file", "expected the baseline's file, a string"])
+fields_audit_case("model_name_empty", lambda d: d["models"][0].update(name=""), ["models[0].name", "a non-empty string"])
+fields_audit_case("model_twice", lambda d: d["models"].append(dict(d["models"][0])), ["models[1].name", "one entry per model", '"m"'])
+fields_audit_case("sample_id_empty", lambda d: d["models"][0]["samples"][0].update(id=""), ["models[0].samples[0].id", "a non-empty string"])
+fields_audit_case("sample_id_twice", lambda d: d["models"][0]["samples"][1].update(id="s000"),
+                  ["models[0].samples[1].id", "each sample once", '"s000"'])
+fields_audit_case("sample_kind_unknown", lambda d: d["models"][0]["samples"][0].update(kind="lucky"),
+                  ["models[0].samples[0].kind", "\"home\", \"near_singular\"", '"lucky"'])
+fields_audit_case("sample_kind_missing", lambda d: d["models"][0]["samples"][0].pop("kind"), ["models[0].samples[0].kind", "missing field"])
+fields_audit_case("kappa_infinity_word", lambda d: d["models"][0]["samples"][1].update(kappa="Infinity"),
+                  ["models[0].samples[1].kappa", "a number ≥ 1, or \"inf\"", '"Infinity"'])
+fields_audit_case("kappa_number_as_string", lambda d: d["models"][0]["samples"][0].update(kappa="12.5"),
+                  ["models[0].samples[0].kappa", '"12.5"'])
+fields_audit_case("kappa_below_1", lambda d: d["models"][0]["samples"][0].update(kappa=0.5), ["models[0].samples[0].kappa", "0.5"])
+fields_audit_case("kappa_missing", lambda d: d["models"][0]["samples"][0].pop("kappa"), ["models[0].samples[0].kappa", "got null"])
+fields_audit_case("report_engine_missing", lambda d: d["reports"][0].pop("engine"), ["reports[0].engine", "missing field"])
+fields_audit_case("report_engine_name_number", lambda d: d["reports"][0].update(engine={"name": 5}), ["reports[0].engine.name", "got 5"])
+fields_audit_case("report_engine_version_number", lambda d: d["reports"][0]["engine"].update(version=2.2),
+                  ["reports[0].engine.version", "expected a string"], doc=FULL_AUDIT)
+fields_audit_case("report_model_sha256_short", lambda d: d["reports"][0]["model"].update(sha256="b6ef"),
+                  ["reports[0].model.sha256", "64 lowercase hexadecimal digits", '"b6ef"'], doc=FULL_AUDIT)
+fields_audit_case("report_echo_string", lambda d: d["reports"][0].update(model_echo="match"),
+                  ["reports[0].model_echo", "an object", '"match"'])
+fields_audit_case("report_echo_status_unknown", lambda d: d["reports"][0]["model_echo"].update(status="close"),
+                  ["reports[0].model_echo.status", "\"match\" or \"differs\"", '"close"'], doc=FULL_AUDIT)
+fields_audit_case("report_echo_max_word", lambda d: d["reports"][0]["model_echo"]["max"].update(mass_rel_err="tiny"),
+                  ["reports[0].model_echo.max.mass_rel_err", "an error ≥ 0 or null", '"tiny"'], doc=FULL_AUDIT)
+Q0, S0, C0 = "reports[0].quantities[0]", "reports[0].samples[0]", "reports[0].checks[0]"
+for id, edit, message in [
+        ("quantity_name_number", lambda q: q.update(quantity=5), [Q0 + ".quantity", "got 5"]),
+        ("quantity_samples_negative", lambda q: q.update(samples=-2), [Q0 + ".samples", "an integer ≥ 0", "got -2"]),
+        ("quantity_samples_fraction", lambda q: q.update(samples=1.5), [Q0 + ".samples", "got 1.5"]),
+        ("quantity_min_digits_word", lambda q: q.update(min_digits="many"), [Q0 + ".min_digits", "digits ≥ 0, or null", '"many"']),
+        ("quantity_min_digits_negative", lambda q: q.update(min_digits=-3), [Q0 + ".min_digits", "got -3"]),
+        ("quantity_max_rel_err_negative", lambda q: q.update(max_rel_err=-1e-16), [Q0 + ".max_rel_err", "≥ 0"]),
+        ("quantity_tolerance_word", lambda q: q.update(tolerance="tight"), [Q0 + ".tolerance", '"tight"']),
+        ("quantity_rule_missing", lambda q: q.pop("rule"), [Q0 + ".rule", "missing field"]),
+        ("quantity_passed_string", lambda q: q.update(passed="yes"), [Q0 + ".passed", "expected true or false"]),
+        ("quantity_cap_kind_unknown", lambda q: q.update(cap_kind="guessed"), [Q0 + ".cap_kind", '"guessed"']),
+        ("quantity_worst_sample_number", lambda q: q.update(worst={"sample": 1}), [Q0 + ".worst.sample", "got 1"]),
+        ("quantity_convention_number", lambda q: q.update(convention=1), [Q0 + ".convention", "expected a string"])]:
+    fields_audit_case(id, lambda d, edit=edit: edit(d["reports"][0]["quantities"][0]), message, doc=FULL_AUDIT)
+for id, edit, message in [
+        ("sample_score_digits_word", lambda s: s.update(digits="15"), [S0 + ".digits", '"15"']),
+        ("sample_score_rel_err_negative", lambda s: s.update(rel_err=-1), [S0 + ".rel_err", "≥ 0"]),
+        ("sample_score_worst_entry_three", lambda s: s.update(worst_entry=[0, 1, 2]), [S0 + ".worst_entry", "two integers ≥ 0"]),
+        ("sample_score_reference_number", lambda s: s.update(reference=0.3), [S0 + ".reference", "a decimal string"]),
+        ("sample_score_passed_missing", lambda s: s.pop("passed"), [S0 + ".passed", "missing field"]),
+        ("sample_score_sample_empty", lambda s: s.update(sample=""), [S0 + ".sample", "a non-empty string"])]:
+    fields_audit_case(id, lambda d, edit=edit: edit(d["reports"][0]["samples"][0]), message, doc=FULL_AUDIT)
+fields_audit_case("checks_object", lambda d: d["reports"][0].update(checks={"H": 1}), ["reports[0].checks", "an array of checks"],
+                  note="an object used to be iterated as if it were the array", doc=FULL_AUDIT)
+fields_audit_case("check_passed_string", lambda d: d["reports"][0]["checks"][0].update(passed="no"), [C0 + ".passed", '"no"'], doc=FULL_AUDIT)
+fields_audit_case("check_residual_word", lambda d: d["reports"][0]["checks"][0].update(residual="small"), [C0 + ".residual", '"small"'],
+                  doc=FULL_AUDIT)
+fields_audit_case("check_name_empty", lambda d: d["reports"][0]["checks"][0].update(name=""), [C0 + ".name", "a non-empty string"],
+                  doc=FULL_AUDIT)
+fields_audit_case("notes_number", lambda d: d["reports"][0].update(notes=["a", 5]), ["reports[0].notes[1]", "expected a string"], doc=FULL_AUDIT)
+
+# Fixtures (compare, and check --fixture): the model's name (written, never read: a number passed),
+# its source, the sample ids, κ₂(H) beside a singular H, and the inputs' quaternions.
+fixture_case("model_name_number", fx(lambda d: d["model"].update(name=5)), ["model.name", "expected a string"],
+             note="used to be accepted by compare and check (model.name was not read)")
+rel = cases[-1]["file"]
+case("fixture-model_name_number_check", "fixture", ["check", "{support}/good.engine.json", "--fixture", "{file}", "--report",
+                                                     "{scratch}/r.json"], [base(rel), "model.name", "expected a string"], file=rel, also=[],
+     note="used to be accepted")
+fixture_case("model_name_not_the_models", fx(lambda d: d["model"].update(name="arm")),
+             ["model.name", "expected the embedded model's name \"double_pendulum\" (model.canonical.name)", '"arm"'])
+fixture_case("source_kind_unknown", fx(lambda d: d["model"]["source"].update(kind="xacro")),
+             ["model.source.kind", "\"urdf\", \"json\" or \"mjcf\"", '"xacro"'])
+fixture_case("source_sha256_short", fx(lambda d: d["model"]["source"].update(sha256="9067b5")),
+             ["model.source.sha256", "64 lowercase hexadecimal digits", '"9067b5"'])
+fixture_case("sample_id_empty", fx(lambda d: d["samples"][0].update(id="")), ["samples[0].id", "a non-empty string"])
+
+
+def singular(d):
+    s = d["samples"][0]
+    s["positive_definite"] = False
+    for part in ("outputs", "certified_digits", "normwise_certified_digits"):
+        for q in ("qdd", "L", "D"):
+            s[part].pop(q)
+
+
+fixture_case("condition_number_beside_singular_H", fx(singular),
+             ["samples[0].condition_number", "expected \"inf\" beside positive_definite: false", '"%s"' % GOOD_FX["samples"][0]["condition_number"]])
+EVERY_JOINT = json.load(open(os.path.join(ROOT, "fuzz", "corpus", "fixture", "every_joint_double.fixture.json")))
+fixture_case("quaternion_not_unit", edited(EVERY_JOINT, lambda d: d["samples"][0]["inputs"]["q"].__setitem__(7, 2.0)),
+             ["samples[0].inputs.q[7]", "unit quaternion (qw qx qy qz) of joint 'ball'", "|q| = 2.0000000000000000e+00"],
+             note="version 1 (no checksum): read field by field")
+
+# Engine outputs (compare and check): the model's hash, the names, the sample ids, an error without a
+# reason, the engine's messages and the conventions compare reads (check used to take any).
+engine_case("model_name_number", eo(lambda d: d["model"].update(name=5)), ["model.name", "expected a string"])
+engine_case("model_sha256_short", eo(lambda d: d["model"].update(sha256="abc")),
+            ["model.sha256", "64 lowercase hexadecimal digits", '"abc"'], note="check used to accept it")
+engine_case("engine_name_empty", eo(lambda d: d["engine"].update(name="")), ["engine.name", "a non-empty string"])
+engine_case("dofs_empty_name", eo(lambda d: d["dofs"].__setitem__(1, "")), ["dofs[1]", "expected a string: a dof name, non-empty"])
+engine_case("dofs_twice", eo(lambda d: d["dofs"].__setitem__(1, d["dofs"][0])), ["dofs[1]", "duplicate dof name 'shoulder'"])
+engine_case("sample_id_empty", eo(lambda d: d["samples"][0].update(id="")), ["samples[0].id", "a non-empty string"])
+engine_case("error_empty", eo(lambda d: d["samples"][0].update(error="")), ["samples[0].error", "why the engine failed"],
+            note="an empty error used to read as no error")
+engine_case("engine_messages_string", eo(lambda d: d["samples"][0]["raw"].update(engine_messages="warned")),
+            ["samples[0].raw.engine_messages", "expected an array of strings"], note="used to be ignored")
+engine_case("engine_messages_number", eo(lambda d: d["samples"][0]["raw"].update(engine_messages=["ok", 5])),
+            ["samples[0].raw.engine_messages[1]", "expected a string (an engine message), got number"], note="used to be ignored")
+engine_case("contact_model_number", eo(lambda d: d["conventions"].update(contact_model=5)),
+            ["conventions.contact_model", "a non-empty string", "got number"],
+            note="compare refused it on a model with contacts only, check never")
+engine_case("soft_loop_constraints_empty", eo(lambda d: d["conventions"].update(soft_loop_constraints="")),
+            ["conventions.soft_loop_constraints", "a non-empty string", 'got ""'])
+
 # ---- accepted edge cases (exit 0) ------------------------------------------------------------------
 
 BOM = b"\xef\xbb\xbf"
@@ -846,12 +1172,71 @@ opt_case_ok = lambda id, args, outputs, note=None: case("accepted-" + id, "optio
 opt_case_ok("seed_max", ["fixture"] + PEND_ARGS + ["--samples", "1", "--seed", "18446744073709551615", "--out", "{scratch}/f.json"], ["f.json"])
 opt_case_ok("out_dash_is_stdout", ["convert"] + PEND_ARGS + ["--out", "-"], [])
 
+# ---- round three: gzip bombs ---------------------------------------------------------------------
+
+# A JSON document is parsed as it is read and inflated (io/json_read.cpp, JsonText): a NUL byte is
+# refused at its byte (it is never part of JSON text), whitespace is not stored, and the inflated
+# bytes stay bounded. A gzip of 1 GiB of NULs, or of 300 MB of spaces, used to be inflated whole
+# (1 GB of memory) before the refusal; tests/input_memory_test.cpp measures that with the real
+# sizes, these files are small.
+NUL_BYTE = ["byte 1:", "NUL byte"]
+case("gzip-nuls_engine_output", "engine_output", ["check", "{file}"], ["zeros.json.gz"] + NUL_BYTE, file=bomb,
+     note="a gzip of 1 GiB of NULs used to be inflated whole (1 GB) before it was refused")
+case("gzip-nuls_audit_json", "audit", ["html", "{file}", "--out", "{scratch}/r.html"], ["zeros.json.gz"] + NUL_BYTE, file=bomb, also=[])
+case("gzip-nuls_loops", "loops", ["eval", "{support}/robot.urdf", "--loops", "{file}", "--state", "{support}/arm_state.json"] + EVAL_OUT,
+     ["zeros.json.gz"] + NUL_BYTE, file=bomb, also=[])
+case("gzip-nuls_merge", "options", ["merge", "{file}", "{support}/good.fixture.json", "--out", "{scratch}/m.json"],
+     ["zeros.json.gz"] + NUL_BYTE, file=bomb, also=[], note="merge used to inflate every shard whole, twice")
+spaces = write("bounded/spaces.json.gz", _gzip.compress(b" " * 1000000, 9, mtime=0))
+for kind, args in [("fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/r.json"]),
+                   ("engine_output", ["check", "{file}"]), ("state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT),
+                   ("audit", ["html", "{file}", "--out", "{scratch}/r.html"])]:
+    case("gzip-spaces_" + kind, kind, args, ["spaces.json.gz", "gzip content larger than the input limit of 100000"], file=spaces,
+         also=[], env=LIMIT, note="whitespace is not stored: 300 MB of spaces used to be held twice (the text, the parser's copy)")
+# A NUL after a valid document: nlohmann takes a NUL for the end of the input, so the document used
+# to be read and whatever followed the NUL ignored.
+stext = json.dumps(STATE) + "\n"
+state_case("trailing_nul", stext + "\0{\"q\": \"ignored\"}\n", ["byte %d:" % (len(stext) + 1), "NUL byte"],
+           note="used to be read as the document before the NUL")
+rel = write("gzip/fixture_trailing_nul.json.gz", _gzip.compress((ftext + "\0junk").encode(), 9, mtime=0))
+case("gzip-fixture_trailing_nul", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/r.json"],
+     ["fixture_trailing_nul.json.gz", "byte %d:" % (len(ftext.encode()) + 1), "NUL byte"], file=rel,
+     note="used to be accepted: the fixture before the NUL")
+# Positions are the file's, after whitespace the parser was not given, and across 64 KiB chunks.
+t = '{"q":\n' + " " * 200000 + "\n   x}\n"
+rel = write("gzip/state_after_spaces.json.gz", _gzip.compress(t.encode(), 9, mtime=0))
+case("gzip-state_after_spaces", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
+     ["state_after_spaces.json.gz", "q", "expected valid JSON", "at line 3, column 4:", "invalid literal"], file=rel)
+t = '{"q": [1, 0, 0, 0, 0, 0, 0,' + "\t" * 5000 + "\n" * 3 + "  0.3 -0.7]}\n"
+state_case("after_tabs_and_newlines", t, ["q[8]", "at line 4, column 10:", "expected ']'"])
+t = '{"q": ' + " " * 1000 + "[" * 300 + "]" * 300 + "}\n"
+state_case("nested_after_spaces", t, ["byte %d:" % (t.index("[") + 256), "nested at most 256 levels deep"])
+# The gzip stream itself: cut short, or followed by more data.
+gz = _gzip.compress(stext.encode(), 9, mtime=0)
+rel = write("gzip/state_truncated.json.gz", gz[: len(gz) // 2])
+case("gzip-state_truncated", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
+     ["state_truncated.json.gz", "expected a complete gzip file"], file=rel, also=[])
+rel = write("gzip/state_data_after.json.gz", gz + b"{}")
+case("gzip-state_data_after", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT,
+     ["state_data_after.json.gz", "expected a complete gzip file"], file=rel, also=[])
+rel = write("state/utf16.json", ("\ufeff" + stext).encode("utf-16-le"))
+case("state-utf16", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, ["utf16.json", "UTF-16 byte-order mark"],
+     file=rel, note="used to be 'invalid literal' at byte 1; its NULs would now be refused first")
+# Accepted: whitespace in runs longer than what the parser is given, a byte-order mark, gzip.
+t = json.dumps(STATE, indent=1).replace("\n", "\n" + " " * 70000, 3).replace(",", ",\r\n\t" + " " * 300)
+rel = write("accepted/gzip_state_spaced.json.gz", _gzip.compress(BOM + t.encode(), 9, mtime=0))
+case("accepted-gzip_state_spaced", "state", ["eval", "{support}/robot.json", "--state", "{file}"] + EVAL_OUT, None, file=rel, exit=0,
+     outputs=["out.json"])
+rel = write("accepted/gzip_fixture.json.gz", _gzip.compress(ftext.encode(), 9, mtime=0))
+case("accepted-gzip_fixture", "fixture", ["compare", "{file}", "{support}/good.engine.json", "--report", "{scratch}/report.json"], None,
+     file=rel, exit=0, outputs=["report.json"])
+
 manifest = {
     "format": "rbdref.malformed_corpus", "version": 1,
     "placeholders": {"{file}": "the case's file, copied into the scratch folder under its own name",
                      "{support}": "support/, copied into the scratch folder",
                      "{scratch}": "the scratch folder (outputs go there; nothing may appear or change in it on exit 2)"},
-    "also": {"urdf": ["eval", "convert", "fixture"], "model": ["eval", "convert", "fixture"], "state": [],
+    "also": {"urdf": ["eval", "convert", "fixture"], "mjcf": ["convert", "fixture"], "model": ["eval", "convert", "fixture"], "state": [],
              "fixture": ["compare-fixture"], "engine_output": ["compare-engine", "check"], "manifest": [], "options": [],
              "loops": [], "audit": []},
     "cases": cases,
