@@ -239,6 +239,17 @@ def test_bad_input_names_file_and_field(src, tmp_path):
     assert not (tmp_path / "no-such-folder").exists()
 
 
+def test_mjcf_include_cycle_is_an_input_error(tmp_path):
+    # A cycle through a body used to take the interpreter down (SIGSEGV in the reader).
+    (tmp_path / "m.xml").write_text('<mujoco>\n  <worldbody>\n    <include file="b.xml"/>\n  </worldbody>\n</mujoco>\n')
+    (tmp_path / "b.xml").write_text('<mujoco>\n  <body name="b">\n    <joint axis="0 1 0"/>\n'
+                                    '    <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>\n    <include file="b.xml"/>\n'
+                                    '  </body>\n</mujoco>\n')
+    with pytest.raises(rbdref.InputError) as e:
+        rbdref.Model(tmp_path / "m.xml")
+    assert e.value.file.endswith("b.xml") and "already part of the model" in str(e.value)
+
+
 # --- campaigns ---------------------------------------------------------------------------------
 
 def test_shards_merge_to_the_single_run_byte_for_byte(src, tmp_path):
