@@ -59,6 +59,15 @@ void remove_quietly(const std::string& p) {
   fs::remove_all(p, ec);
 }
 
+// An abandoned result: its stage removed (swap_into_place already removed it on failure) and the
+// folders made on the way removed when empty, innermost first; none of them registered any more.
+void abandon(const std::string& stage, const std::vector<std::string>& made) {
+  remove_quietly(stage);
+  forget_temporary(stage);
+  for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());  // only when empty
+  for (const std::string& m : made) forget_made_folder(m);
+}
+
 // Puts the finished `stage` in `root`'s place (staging.hpp); InputError naming root on failure,
 // with root as it was (old or absent) and the stage removed.
 void swap_into_place(const std::string& stage, const std::string& root) {
@@ -143,11 +152,7 @@ StagedFolder::StagedFolder(std::string root) : root_(std::move(root)) {
 
 StagedFolder::~StagedFolder() {
   OutputCommit::remove_staging_folder(stage_);
-  if (handed_over_) return;
-  remove_quietly(stage_);
-  forget_temporary(stage_);
-  for (auto it = made_.rbegin(); it != made_.rend(); ++it) ::rmdir(it->c_str());  // only when empty
-  for (const std::string& m : made_) forget_made_folder(m);
+  if (!handed_over_) abandon(stage_, made_);
 }
 
 std::string StagedFolder::path(const std::string& final_path) const {
@@ -180,20 +185,13 @@ void StagedFolder::commit(When when) {
   };
   handed_over_ = true;
   if (when == When::WithTheCommand && OutputCommit::defers(root_)) {
-    OutputCommit::defer(root_, move, [stage, made] {
-      remove_quietly(stage);
-      forget_temporary(stage);
-      for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());
-      for (const std::string& m : made) forget_made_folder(m);
-    });
+    OutputCommit::defer(root_, move, [stage, made] { abandon(stage, made); });
     return;
   }
   try {
     move();
   } catch (...) {
-    forget_temporary(stage);
-    for (auto it = made.rbegin(); it != made.rend(); ++it) ::rmdir(it->c_str());
-    for (const std::string& m : made) forget_made_folder(m);
+    abandon(stage, made);
     throw;
   }
 }
