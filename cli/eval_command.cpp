@@ -37,7 +37,7 @@ int run_eval(const EvalOptions& o) {
   if (o.impact && layout.contacts.empty())
     throw InputError("--impact", "", "needs contacts (a contacts file with --contacts, or a version-2 model with contacts)");
   const std::vector<int> actuated = parse_actuated(o.actuated, layout);
-  CertifiedEvaluation r = evaluate_certified(lm, state, *p, actuated, o.impact, o.model);
+  CertifiedEvaluation r = certified_evaluation(lm, state, *p, actuated, o.impact, o.model);
   if (o.prove) r.proof = prove(r.ev, lm.desc, state);
   const EvalDocument d = eval_document(lm, state, o.state, o.mo.floating_base, r);
   print_model_warnings("eval", lm);

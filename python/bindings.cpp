@@ -474,7 +474,7 @@ struct PyModel {
     std::ostringstream out;
     {
       py::gil_scoped_release release;
-      CertifiedEvaluation r = evaluate_certified(lm, state, *p, act, impact, lm.file);
+      CertifiedEvaluation r = certified_evaluation(lm, state, *p, act, impact, lm.file);
       if (prove) r.proof = rbd::prove(r.ev, lm.desc, state);
       const EvalDocument d = eval_document(lm, state, "state", opt.floating_base, r);
       d.write(out);

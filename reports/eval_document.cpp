@@ -6,7 +6,6 @@
 #include "fixtures/fixture.hpp"
 
 #include <algorithm>
-#include <future>
 #include <sstream>
 
 namespace rbd {
@@ -47,32 +46,14 @@ std::vector<int> parse_actuated(const std::string& spec, const Model<double>& la
   return actuated;
 }
 
-CertifiedEvaluation evaluate_certified(const LoadedModel& lm, const StateDesc& state, const Precision& p,
+CertifiedEvaluation certified_evaluation(const LoadedModel& lm, const StateDesc& state, const Precision& p,
                                        const std::vector<int>& actuated, bool impact, const std::string& model_file) {
   CertifiedEvaluation out{Evaluation(), p, p.check(), {}, {}};
-  Evaluation& ev = out.ev;
-  Evaluation hi;
-  const Precision& pc = out.check_precision;
-  std::vector<CheckResult>& checks = out.checks;
   try {  // a number the precision cannot represent (1e400 at double) is bad input, named
-    // The check precision on a second thread while this one evaluates and runs the checks (not
-    // with MPFR: its default precision is process-wide).
-    std::future<Evaluation> hi_async;
-    if (thread_safe_precision(p))
-      hi_async = std::async(std::launch::async, [&] { return evaluate(pc, lm.desc, state, actuated, impact, EvaluationText::RawOnly); });
-    try {
-      // The checks at p on the evaluation's own H, C, ABA, factor and κ (evaluate's `checks`).
-      ev = evaluate(p, lm.desc, state, actuated, impact, EvaluationText::Deferred, &checks);
-    } catch (...) {
-      if (hi_async.valid()) hi_async.wait();  // it reads lm and state
-      throw;
-    }
-    hi = hi_async.valid() ? hi_async.get() : evaluate(pc, lm.desc, state, actuated, impact, EvaluationText::RawOnly);
+    out.ev = evaluate_certified(p, lm.desc, state, actuated, impact, true, EvaluationText::Deferred, &out.checks);
   } catch (const ModelError& e) {
     throw InputError(model_file, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p.name() + ")");
   }
-  certify(ev, hi);
-  hi = Evaluation();
   return out;
 }
 

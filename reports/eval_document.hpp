@@ -2,8 +2,8 @@
 //
 //   parse_actuated      --actuated: DoF names as in the document's `dofs` (a joint's name, or
 //                       name[k] for DoF k of a multi-DoF joint), comma-separated, or "all"
-//   evaluate_certified  the state at precision P and at its check precision (on a second thread
-//                       when P allows), the checks at P, and the digits certified by the pair
+//   certified_evaluation  certify/evaluate.hpp's evaluate_certified (two threads when P allows, the
+//                       checks at P), its model errors named as the model file's input errors
 //   eval_document       the document (format "rbdref.eval", docs/formats.md); H and L are written
 //                       row by row from the raw values when the document is written
 //   eval_summary        the lines printed when the document goes to a file
@@ -30,7 +30,7 @@ struct CertifiedEvaluation {
   Proof proof;                      // eval --prove: the proven digits of the reported values
 };
 // InputError naming model_file for a number the precision cannot represent.
-CertifiedEvaluation evaluate_certified(const LoadedModel& lm, const StateDesc& state, const Precision& p,
+CertifiedEvaluation certified_evaluation(const LoadedModel& lm, const StateDesc& state, const Precision& p,
                                        const std::vector<int>& actuated, bool impact, const std::string& model_file);
 
 struct EvalDocument {
