@@ -2,6 +2,7 @@
 
 #include "checks/properties.hpp"  // kFactorBudget: the point evaluation's choice of LᵀDL route
 #include "io/model_io.hpp"  // model_layout: the DoF parents, for the factor route
+#include "io/quantities.hpp"
 #include "io/state_io.hpp"
 #include "certify/verified_solve.hpp"
 #include "reference/contact/impulse.hpp"  // impact_offset: the impulsive LCP's d
@@ -621,8 +622,9 @@ Enclosures enclose(const Evaluation& ev, const ModelDesc& desc, const StateDesc&
   try {
     built.emplace(build_model<Interval>(desc));
   } catch (const Undecided& u) {
-    none({"H", "C", "tau", "qdd", "qdd_open_tree", "L", "D", "kinetic_energy", "potential_energy", "momentum"},
-         std::string("the model's construction: ") + u.what());
+    std::vector<std::string> tree;
+    for (const QuantityInfo* row : fixture_section(QuantitySection::kTree)) tree.push_back(row->fixture_key);
+    none(tree, std::string("the model's construction: ") + u.what());
     return out;
   }
   const Model<Interval>& model = *built;

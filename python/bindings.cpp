@@ -224,28 +224,22 @@ PyFixture fixture_from(const py::handle& obj, const std::string& fn, const std::
 
 // ---- engine quantities from numpy --------------------------------------------------------------
 
-// The most entries an engine quantity can have on the fixture's model: nv x nv, nv, or the lengths
-// the model bounds (n^c loop rows; three components per contact). Checked from an array's
-// metadata before anything is copied or converted.
+// The entries an engine quantity has on the fixture's model, by its declared length
+// (io/quantities.hpp): nv x nv, nv, or a length the model gives (n^c loop constraints, one per
+// rigid contact, the impulse components). Checked from an array's metadata before anything is
+// copied or converted.
 struct QuantityBounds {
-  size_t nv = 0, nc = 0, contacts = 0;
-  explicit QuantityBounds(const Fixture& f)
-      : nv(f.dofs.size()), nc(static_cast<size_t>(model_layout(f.model).nc)), contacts(f.model.contacts.size()) {}
+  QuantityDims dims;
+  explicit QuantityBounds(const Fixture& f) : dims(contact_dims(f.model)) {
+    dims.nv = static_cast<int>(f.dofs.size());
+    dims.nc = model_layout(f.model).nc;
+  }
   size_t most(const QuantityInfo& qi) const {
-    switch (qi.shape) {
-      case QuantityShape::kMatrixNv: return nv * nv;
-      case QuantityShape::kVectorNv: return nv;
-      case QuantityShape::kScalar: return 1;
-      case QuantityShape::kSpatial: return 6;
-      case QuantityShape::kLoopForces: return nc;
-      case QuantityShape::kContacts:
-      case QuantityShape::kImpulses: return 3 * contacts;
-    }
-    return 0;
+    const QuantityShape s = quantity_shape(qi.engine_length, dims);
+    return static_cast<size_t>(s.cols ? s.rows * s.cols : s.rows);
   }
   std::string why(const QuantityInfo& qi) const {
-    if (qi.shape == QuantityShape::kLoopForces) return "n^c = " + std::to_string(nc) + " loop constraint rows";
-    return "three components for each of the model's " + std::to_string(contacts) + " contacts";
+    return std::string("one per ") + length_unit(qi.engine_length) + " of the model";
   }
 };
 
@@ -372,17 +366,17 @@ struct PyEngineOutput {
         continue;
       }
       const QuantityInfo* qi = find_quantity(name);
-      if (!qi || !(qi->documents & kEngineOutput))
+      if (!qi)
         throw InputError(fn, name, "not a quantity of an engine output (expected one of " + join(quantity_names()) + ")");
       const py::array a = quantity_array(v, fn, name);
       NumMatrix m;
-      if (qi->shape == QuantityShape::kMatrixNv) {
+      if (qi->engine_length == QuantityLength::kNvByNv) {
         if (a.ndim() != 2 || a.shape(0) != nv || a.shape(1) != nv)
           throw InputError(fn, name, "expected an nv x nv = " + std::to_string(nv) + " x " + std::to_string(nv) + " array, got shape " + shape_text(a));
         m.rows = m.cols = nv;
       } else {
         if (a.ndim() != 1) throw InputError(fn, name, "expected a 1-D array, got shape " + shape_text(a));
-        if (qi->shape == QuantityShape::kVectorNv && a.shape(0) != nv)
+        if (qi->engine_length == QuantityLength::kNv && a.shape(0) != nv)
           throw InputError(fn, name, "expected nv = " + std::to_string(nv) + " numbers, got " + std::to_string(a.shape(0)));
         if (static_cast<size_t>(a.shape(0)) > bounds.most(*qi))
           throw InputError(fn, name, "expected at most " + std::to_string(bounds.most(*qi)) + " numbers (" + bounds.why(*qi) + "), got " +
@@ -567,7 +561,7 @@ py::tuple compare_py(const py::object& fixture, const py::object& output, const 
     for (const auto& [k, v] : tol_arg.cast<py::dict>()) {
       const std::string q = string_arg(k, fn, "tol", "a quantity name (str) as a key");
       const QuantityInfo* qi = find_quantity(q);
-      if (!qi || !(qi->documents & kEngineOutput))
+      if (!qi || !qi->in_engine_output())
         throw InputError(fn, "tol[" + shown(q) + "]", "expected a quantity of an engine output (" + join(engine_quantities()) + ")");
       const double rel = py::isinstance(v, py::module_::import("numbers").attr("Real")) && !PyBool_Check(v.ptr())
                              ? py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>()
@@ -693,7 +687,7 @@ PYBIND11_MODULE(_core, m) {
         const std::string scalar = string_arg(scalar_arg, fn, "scalar");
         std::vector<double> v;
         const QuantityInfo* qi = find_quantity(quantity);
-        if (f.f->find(sample) && qi && (qi->documents & kEngineOutput)) {  // else score_quantity says what is wrong
+        if (f.f->find(sample) && qi && qi->in_engine_output()) {  // else score_quantity says what is wrong
           const py::array a = quantity_array(values, fn, quantity);
           const size_t most = QuantityBounds(*f.f).most(*qi);
           if (a.ndim() > 2 || static_cast<size_t>(a.size()) > most)

@@ -75,16 +75,6 @@ std::vector<bool> rigid_friction(const ModelDesc& desc) {
   return out;
 }
 
-// The length of impact_lambda: one impulse per rigid contact, three (t_x, t_y, normal) for a
-// contact with friction when the impact is frictional (contact/impulse.hpp).
-int impulse_components(const ModelDesc& desc) {
-  const std::vector<bool> fr = rigid_friction(desc);
-  const bool frictional = std::find(fr.begin(), fr.end(), true) != fr.end();
-  int n = 0;
-  for (bool f : fr) n += frictional && f ? 3 : 1;
-  return n;
-}
-
 // The conditioning of a sample's contact solve, κ_c: κ₂ of M (eq. 11.35) restricted to the
 // contacts that carry force in the reference's solution (λ_i > 0, the equalities the solution
 // satisfies; for an impact the normal impulses), 1 when none does. From the fixture's M in bin50;
@@ -202,8 +192,9 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
     throw InputError(engine_file, "dofs",
                      "expected the fixture's dofs [" + join(f.dofs) + "] (" + fixture_file + "), got [" + join(e.dofs) + "]");
   const size_t nv = f.dofs.size(), nq = f.q_coordinates.size();
-  const int nc = f.model.loop_joints.empty() ? 0 : model_layout(f.model).nc;
-  const int n_rigid = static_cast<int>(rigid_friction(f.model).size()), n_impulse = impulse_components(f.model);
+  QuantityDims dims = contact_dims(f.model);
+  dims.nv = static_cast<int>(nv);
+  dims.nc = f.model.loop_joints.empty() ? 0 : model_layout(f.model).nc;
   for (size_t k = 0; k < e.samples.size(); ++k) {
     const EngineSample& s = e.samples[k];
     const std::string path = "samples[" + std::to_string(k) + "]";
@@ -221,35 +212,22 @@ void validate(const Fixture& f, const std::string& fixture_file, const EngineOut
         throw InputError(engine_file, path + ".inputs." + name,
                          "expected nv = " + std::to_string(nv) + " numbers, got " + std::to_string(n));
     for (const auto& [name, m] : s.values) {
-      if ((name == "tau_c" || name == "lambda") && nc == 0)
+      const QuantityInfo* row = find_quantity(name);
+      if (!row)
+        throw InputError(engine_file, path + "." + name, "expected a quantity of an engine output (" + join(engine_quantities()) + ")");
+      const QuantityInfo& qi = *row;
+      if (qi.is_loop() && dims.nc == 0)
         throw InputError(engine_file, path + "." + name, "the fixture's model has no loop joints: no constraint forces to compare");
-      if (is_contact_quantity(name) && f.model.contacts.empty())
+      if (qi.is_contact() && f.model.contacts.empty())
         throw InputError(engine_file, path + "." + name, "the fixture's model has no contacts: no contact quantities to compare");
-      if (name == "lambda") {
-        if (m.cols != 0 || m.size() != nc)
-          throw InputError(engine_file, path + ".lambda",
-                           "expected n^c = " + std::to_string(nc) + " numbers (the fixture model's loop constraints), got " +
-                               std::to_string(m.size()));
-        continue;
-      }
-      if (name == "contact_lambda" || name == "impact_lambda") {
-        const int want = name == "contact_lambda" ? n_rigid : n_impulse;
-        if (m.cols != 0 || m.size() != want)
-          throw InputError(engine_file, path + "." + name,
-                           "expected " + std::to_string(want) +
-                               (name == "contact_lambda" ? " numbers (one per rigid contact of the fixture's model), got "
-                                                         : " numbers (one impulse per rigid contact; t_x, t_y, normal for a contact "
-                                                           "with friction), got ") +
-                               std::to_string(m.size()));
-        continue;
-      }
-      const bool mat = is_matrix_quantity(name);
-      const bool ok = mat ? (m.rows == static_cast<int>(nv) && m.cols == static_cast<int>(nv))
-                          : (m.cols == 0 && m.size() == static_cast<int>(nv));
-      if (!ok || m.size() != (mat ? m.rows * m.cols : m.rows))
+      const QuantityShape want = quantity_shape(qi.engine_length, dims);
+      const bool ok = m.rows == want.rows && m.cols == want.cols && m.size() == (want.cols ? want.rows * want.cols : want.rows);
+      if (!ok) {
+        const int n = qi.engine_length == QuantityLength::kNvByNv || qi.engine_length == QuantityLength::kNv ? dims.nv : want.rows;
         throw InputError(engine_file, path + "." + name,
-                         mat ? "expected nv x nv = " + std::to_string(nv) + " x " + std::to_string(nv) + " (array of rows)"
-                             : "expected nv = " + std::to_string(nv) + " numbers");
+                         length_expectation(qi.engine_length, n, "the fixture's model") +
+                             (*length_unit(qi.engine_length) ? ", got " + std::to_string(m.size()) : std::string()));
+      }
     }
   }
 }
@@ -294,13 +272,14 @@ TreeScaleText tree_scales(const Model<bin50>& model, const Sample& fs) {
   return out;
 }
 
-// The natural scale of a contact quantity at a sample (decimal text; empty for none): q̈ with
-// contacts against q̈_free's (the sample's forward dynamics, max(max|q̈_free|, its natural scale)),
-// Tλ against max(|τ|, C's natural scale), q̇⁺ against max|q̇⁻|, λ and the impulses against that of
-// q̈_free (max|q̇⁻|) times sqrt(max|H| / max|M|). A value that vanishes in exact arithmetic (a
-// system the contacts lock: q̈ = 0) is then scored by its error relative to the motion it stops,
-// not to its own rounding noise.
-std::string contact_scale(const Sample& fs, const std::string& name, const TreeScaleText& ts) {
+// The natural scale of a quantity at a sample (decimal text; empty for none), by its declared rule
+// (io/quantities.hpp, NaturalScale). Trees: C, τ and q̈ against the terms that produced them
+// (tree_scales). Contacts: q̈ with contacts against q̈_free's (the sample's forward dynamics,
+// max(max|q̈_free|, its natural scale)), Tλ against max(|τ|, C's natural scale), q̇⁺ against
+// max|q̇⁻|, λ and the impulses against that of q̈_free (max|q̇⁻|) times sqrt(max|H| / max|M|). A
+// value that vanishes in exact arithmetic (a system the contacts lock: q̈ = 0) is then scored by
+// its error relative to the motion it stops, not to its own rounding noise.
+std::string natural_scale(const Sample& fs, NaturalScale rule, const TreeScaleText& ts) {
   auto max_of = [](const Quantity* q) {
     bin50 m(0);
     if (q)
@@ -308,29 +287,53 @@ std::string contact_scale(const Sample& fs, const std::string& name, const TreeS
     return m;
   };
   auto at_least = [](bin50 m, const std::string& scale) { return scale.empty() ? m : std::max(m, from_decimal<bin50>(scale)); };
+  auto max_qd = [&fs] {
+    bin50 m(0);
+    for (double v : fs.qd) m = std::max(m, bin50(std::abs(v)));
+    return m;
+  };
   bin50 s(0);
-  if (name == "contact_qdd") s = at_least(max_of(fs.ref.find("qdd")), ts.qdd);
-  else if (name == "contact_tau_c") {
-    s = at_least(max_of(fs.ref.find("C")), ts.C);
-    for (double v : fs.tau) s = std::max(s, bin50(std::abs(v)));
+  switch (rule) {
+    case NaturalScale::kNone: return "";
+    case NaturalScale::kBiasForces: return ts.C;
+    case NaturalScale::kInverseDynamics: return ts.tau;
+    case NaturalScale::kForwardDynamics: return ts.qdd;
+    case NaturalScale::kContactQdd: s = at_least(max_of(fs.ref.find("qdd")), ts.qdd); break;
+    case NaturalScale::kContactTauC:
+      s = at_least(max_of(fs.ref.find("C")), ts.C);
+      for (double v : fs.tau) s = std::max(s, bin50(std::abs(v)));
+      break;
+    case NaturalScale::kQdPlus: s = max_qd(); break;
+    case NaturalScale::kContactForce:
+    case NaturalScale::kImpulse: {
+      // A contact force (impulse) of the size that changes q̈ (q̇) by about its own size: with
+      // M = TᵀH⁻¹T, |T| ~ sqrt(|M| |H|), so λ ~ |T| |q̈| / |M| = |q̈| sqrt(|H| / |M|). At a sample where
+      // the contacts carry nothing (ζ = 0 at an impact) the engine's rounding-level λ is judged
+      // against that, not against its own noise.
+      const bin50 M = max_of(fs.ref.find_contact("M")), H = max_of(fs.ref.find("H"));
+      if (!(M > 0) || !(H > 0)) return "";
+      s = rule == NaturalScale::kContactForce ? at_least(max_of(fs.ref.find("qdd")), ts.qdd) : max_qd();
+      using std::sqrt;
+      s *= bin50(sqrt(bin50(H / M)));
+      break;
+    }
   }
-  else if (name == "impact_qd_plus")
-    for (double v : fs.qd) s = std::max(s, bin50(std::abs(v)));
-  else if (name == "contact_lambda" || name == "impact_lambda") {
-    // A contact force (impulse) of the size that changes q̈ (q̇) by about its own size: with
-    // M = TᵀH⁻¹T, |T| ~ sqrt(|M| |H|), so λ ~ |T| |q̈| / |M| = |q̈| sqrt(|H| / |M|). At a sample where
-    // the contacts carry nothing (ζ = 0 at an impact) the engine's rounding-level λ is judged
-    // against that, not against its own noise.
-    const bin50 M = max_of(fs.ref.find_contact("M")), H = max_of(fs.ref.find("H"));
-    if (!(M > 0) || !(H > 0)) return "";
-    if (name == "contact_lambda") s = at_least(max_of(fs.ref.find("qdd")), ts.qdd);
-    else
-      for (double v : fs.qd) s = std::max(s, bin50(std::abs(v)));
-    using std::sqrt;
-    s *= bin50(sqrt(bin50(H / M)));
-  }
-  else return "";
   return s > 0 ? to_decimal(s, 20) : "";
+}
+
+// The forces (impulses) of a contact problem, λ: the row of `section` that is not always unique.
+const QuantityInfo* contact_forces(QuantitySection section) {
+  for (const QuantityInfo& q : quantity_table())
+    if (q.section == section && q.in_engine_output() && q.unique_when != UniqueWhen::kAlways) return &q;
+  return nullptr;
+}
+
+// The engine quantities of `section` that are unique wherever they are defined (scored where λ is not).
+std::vector<std::string> unique_in(QuantitySection section) {
+  std::vector<std::string> out;
+  for (const QuantityInfo& q : quantity_table())
+    if (q.section == section && q.in_engine_output() && q.unique_when == UniqueWhen::kAlways) out.push_back(q.name);
+  return out;
 }
 
 // Score of one quantity of one sample, in MPFR at the current default precision:
@@ -471,21 +474,23 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
     const double kappa = parse_kappa(fs.condition_number);
     const TreeScaleText ts = tree_scales(scale_model, fs);
     for (const std::string& name : engine_quantities()) {
+      const QuantityInfo& qi = *find_quantity(name);
       const Quantity* ref = reference_of(fs, name);
       auto ev = es.values.find(name);
       QuantityScore& q = qs[name];
       // λ of the LCP's contacts only: a separated or separating contact has no reference λ (§11.4).
       EngineSample es_lcp;
-      if (name == "contact_lambda" && ev != es.values.end() && fs.ref.contacts.status == "solved") {
+      if (qi.engine_length == QuantityLength::kRigidContacts && qi.fixture_length == QuantityLength::kLcpContacts &&
+          ev != es.values.end() && fs.ref.contacts.status == "solved") {
         es_lcp.values[name] = lcp_entries(ev->second, f.model, fs.ref.contacts);
         if (const auto mv = es.model_values.find(name); mv != es.model_values.end())
           es_lcp.model_values[name] = lcp_entries(mv->second, f.model, fs.ref.contacts);
         ev = es_lcp.values.find(name);
       }
       const std::map<std::string, NumMatrix>& model_values = es_lcp.values.empty() ? es.model_values : es_lcp.model_values;
-      if (is_contact_quantity(name) && ev != es.values.end()) {
+      const bool impact = qi.section == QuantitySection::kImpact;
+      if (qi.is_contact() && ev != es.values.end()) {
         const ContactSummary& S = fs.ref.contacts;
-        const bool impact = name.rfind("impact_", 0) == 0;
         if (!impact && S.status != "solved") {
           // No rigid-contact solution to score against: an engine that returns contact forces here
           // solves another contact problem (e.g. a soft or regularized one), which is not an error.
@@ -504,16 +509,18 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
                             S.impact.message + ")");
           continue;
         }
-        const bool unique = impact ? S.impact.lambda_unique : S.lambda_unique;
-        if ((name == "contact_lambda" || name == "impact_lambda") && !unique) {
+        const bool unique = qi.unique_when == UniqueWhen::kImpactRank    ? S.impact.lambda_unique
+                            : qi.unique_when == UniqueWhen::kContactRank ? S.lambda_unique
+                                                                          : true;
+        if (!unique) {
           // Redundant contacts: λ is one of many; Tλ, q̈ (and q̇⁺) are unique and are what is scored.
           r.notes.push_back("sample " + es.id + ": " + name + " not compared: λ is not unique (M has rank " + std::to_string(S.rank) +
                             " of n_c = " + std::to_string(S.rigid.size()) + "; " +
-                            (impact ? "impact_qd_plus" : "contact_qdd, contact_tau_c") + ", unique, are compared)");
+                            join(unique_in(qi.section)) + ", unique, are compared)");
           continue;
         }
       }
-      if (name == "lambda" && ref && ev != es.values.end() && !fs.ref.loops.lambda_unique) {
+      if (qi.unique_when == UniqueWhen::kLoopRank && ref && ev != es.values.end() && !fs.ref.loops.lambda_unique) {
         // A redundant constraint set: λ is one of many (the reference's is the minimum-norm one),
         // so an engine's λ is not wrong for differing. τ_c = Kᵀλ is unique and is what is scored.
         r.notes.push_back("sample " + es.id + ": lambda not compared: the loop constraints have rank " +
@@ -532,12 +539,12 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
         ++q.missing;
         continue;
       }
-      const double kq = is_contact_quantity(name) ? kappa * contact_kappa(fs, f.model, name.rfind("impact_", 0) == 0) : kappa;
+      const double kq = qi.is_contact() ? kappa * contact_kappa(fs, f.model, impact) : kappa;
       Quantity rq = *ref;
-      rq.scale = name == "C" ? ts.C : name == "tau" ? ts.tau : name == "qdd" ? ts.qdd : contact_scale(fs, name, ts);
+      rq.scale = natural_scale(fs, qi.scale, ts);
       SampleScore sc = score(es.id, rq, ev->second, tol.tolerance(name, kq));
       sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
-      if (!sc.passed && !contact_model.empty() && is_contact_quantity(name)) {
+      if (!sc.passed && !contact_model.empty() && qi.is_contact()) {
         const auto mv = model_values.find(name);
         if (mv != model_values.end() && mv->second.size() == ev->second.size()) {
           Quantity mq = rq;
@@ -547,8 +554,8 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
                                                     : mv->second.v[static_cast<size_t>(k)].text;
           // The model's LCP has the same M but its own support: its conditioning bounds the engine's
           // legitimate loss against the model's values.
-          const bool impact = name.rfind("impact_", 0) == 0;
-          const auto ml = model_values.find(impact ? "impact_lambda" : "contact_lambda");
+          const QuantityInfo& forces = *contact_forces(qi.section);
+          const auto ml = model_values.find(forces.name);
           double mk = kq;
           if (ml != model_values.end()) {
             std::vector<std::string> lv;
@@ -561,7 +568,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
           NumMatrix eng = ev->second;
           const Quantity* Mq = fs.ref.find_contact("M");
           const int nr = static_cast<int>(fs.ref.contacts.rigid.size());
-          if ((name == "contact_lambda" || name == "impact_lambda") && Mq && nr > 0 && mq.values.size() == static_cast<size_t>(nr)) {
+          if (&qi == &forces && Mq && nr > 0 && mq.values.size() == static_cast<size_t>(nr)) {
             MatX<bin50> M(nr, nr);
             VecX<bin50> lm(nr), le(nr);
             for (int i = 0; i < nr; ++i) {
@@ -609,7 +616,7 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
   for (const std::string& name : engine_quantities()) {
     const QuantityScore& q = qs[name];
     if (q.samples == 0 && q.missing == 0) continue;
-    if (is_contact_quantity(name) && q.samples > 0 && q.missing > 0) {
+    if (find_quantity(name)->is_contact() && q.samples > 0 && q.missing > 0) {
       // An engine that answers a contact problem at some samples and not at others where the rigid
       // problem has a solution failed there (its own messages are among the notes).
       const std::string n = name + ": absent at " + std::to_string(q.missing) + " sample(s) where the reference has a value, "
@@ -673,7 +680,7 @@ SampleScore score_quantity(const Fixture& f, const std::string& sample, const st
   if (!fs)
     throw InputError(source, "sample", "'" + sample + "' is not a sample of the fixture (it has " +
                                            (f.samples.empty() ? std::string("none") : f.samples.front().id + " .. " + f.samples.back().id) + ")");
-  if (!find_quantity(quantity) || !(find_quantity(quantity)->documents & kEngineOutput))
+  if (!find_quantity(quantity))
     throw InputError(source, "quantity", "'" + quantity + "' is not a quantity an engine output carries (" + join(engine_quantities()) + ")");
   Fixture one;  // the model and this sample: compare's checks and scales see nothing else
   one.model = f.model;

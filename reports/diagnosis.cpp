@@ -1,5 +1,6 @@
 // The audit's diagnosis of a report (compare.hpp: diagnosis).
 #include "reports/compare.hpp"
+#include "io/quantities.hpp"
 
 #include <cstdio>
 #include <initializer_list>
@@ -52,7 +53,7 @@ std::string diagnosis(const Report& r) {
   // A contact quantity that fails, not by the engine's declared model, at a sample where the engine
   // itself reported trouble (raw.engine_messages, in the notes): its solver failed there.
   for (const SampleScore& sc : r.samples) {
-    if (sc.passed || !sc.convention.empty() || (sc.quantity.rfind("contact_", 0) != 0 && sc.quantity.rfind("impact_", 0) != 0))
+    if (sc.passed || !sc.convention.empty() || !is_contact_quantity(sc.quantity))
       continue;
     const std::string said = "sample " + sc.sample + ": the engine said: ";
     for (const std::string& n : r.notes)
@@ -68,7 +69,7 @@ std::string diagnosis(const Report& r) {
     const SampleScore* worst = nullptr;
     for (const SampleScore& sc : r.samples)
       if (!sc.passed && sc.convention.empty() && sc.model_digits >= 0 &&
-          (sc.quantity.rfind("contact_", 0) == 0 || sc.quantity.rfind("impact_", 0) == 0) &&
+          is_contact_quantity(sc.quantity) &&
           (!worst || sc.model_digits < worst->model_digits))
         worst = &sc;
     if (worst)
@@ -126,7 +127,7 @@ std::string diagnosis(const Report& r) {
   }
   std::string which;
   for (const QuantityScore& q : r.quantities)
-    if (!q.convention.empty() && (q.quantity.rfind("contact_", 0) == 0 || q.quantity.rfind("impact_", 0) == 0))
+    if (!q.convention.empty() && is_contact_quantity(q.quantity))
       which += (which.empty() ? "" : ", ") + q.quantity + " " + fmt_digits(q.min_digits) + " digits";
   if (!which.empty())
     return "convention (declared): the engine's contact model, which its own exact values (model_values) reproduce; "

@@ -6,6 +6,7 @@
 #include "checks/contact_checks.hpp"
 #include "checks/properties.hpp"
 #include "certify/precision.hpp"
+#include "io/quantities.hpp"
 #include "io/state_io.hpp"
 #include "reference/tree/build_model.hpp"
 #include "reference/contact/dynamics.hpp"
@@ -371,34 +372,29 @@ std::vector<SampleCheck> check_engine_output(const EngineOutput& e, const std::s
   const Precision p = d <= 34 ? *Precision::parse("bin50") : *Precision::parse("mpfr:" + std::to_string(d + 20));
   std::vector<SampleCheck> out;
   bool loop_values = false;
-  for (const EngineSample& s : e.samples) loop_values = loop_values || s.values.count("tau_c") || s.values.count("lambda");
+  for (const EngineSample& s : e.samples)
+    for (const auto& [name, v] : s.values) loop_values = loop_values || is_loop_quantity(name);
   if (loop_values && (!model || model->loop_joints.empty()))
     throw InputError(file, "samples", "the output carries loop quantities (tau_c, lambda), whose checks need the closed-loop "
                                       "model: give the fixture (`rbdref check OUTPUT --fixture F`)");
   bool contact_values = false;
   for (const EngineSample& s : e.samples)
-    for (const auto& [name, v] : s.values) contact_values = contact_values || name.rfind("contact_", 0) == 0 || name.rfind("impact_", 0) == 0;
+    for (const auto& [name, v] : s.values) contact_values = contact_values || is_contact_quantity(name);
   if (contact_values && (!model || model->contacts.empty()))
     throw InputError(file, "samples", "the output carries contact quantities (contact_*, impact_*), whose checks need the "
                                       "model with its contacts: give the fixture (`rbdref check OUTPUT --fixture F`)");
   if (model && !model->contacts.empty()) {
-    // Their lengths, against the model's rigid contacts, before anything is computed.
-    int nr = 0, ni = 0;
-    bool frictional = false;
-    for (const ContactDesc& c : model->contacts)
-      if (!c.stiffness && !c.damping) frictional = frictional || c.friction.has_value();
-    for (const ContactDesc& c : model->contacts)
-      if (!c.stiffness && !c.damping) {
-        ++nr;
-        ni += frictional && c.friction ? 3 : 1;
-      }
+    // The lengths the model gives (io/quantities.hpp), before anything is computed.
+    QuantityDims dims = contact_dims(*model);
     for (size_t k = 0; k < e.samples.size(); ++k)
-      for (const auto& [name, v] : e.samples[k].values)
-        if ((name == "contact_lambda" && v.size() != nr) || (name == "impact_lambda" && v.size() != ni))
+      for (const auto& [name, v] : e.samples[k].values) {
+        const QuantityInfo* qi = find_quantity(name);
+        if (!qi || !qi->is_contact() || !*length_unit(qi->engine_length)) continue;
+        const int want = quantity_shape(qi->engine_length, dims).rows;
+        if (v.size() != want)
           throw InputError(file, "samples[" + std::to_string(k) + "]." + name,
-                           "expected " + std::to_string(name == "contact_lambda" ? nr : ni) + " numbers (" +
-                               (name == "contact_lambda" ? "one per rigid contact of the model" : "one impulse per rigid contact; "
-                                "t_x, t_y, normal for a contact with friction") + "), got " + std::to_string(v.size()));
+                           length_expectation(qi->engine_length, want, "the model") + ", got " + std::to_string(v.size()));
+      }
   }
   with_precision(p, RunChecks{e, eps, model, out});
   return out;
