@@ -394,34 +394,32 @@ double badness(const SampleScore& s) {
   return s.rel_err / s.tolerance;
 }
 
-}  // namespace
 
-Report compare(const Fixture& f, const std::string& fixture_file, const EngineOutput& e, const std::string& engine_file,
-               const Tolerances& tol) {
-  validate(f, fixture_file, e, engine_file);
+// The fields of a report that come from the engine output alone (compare and check).
+Report report_header(const EngineOutput& e, const std::string& engine_file) {
   Report r;
   r.engine = e.engine;
   r.engine_version = e.engine_version;
   r.scalar = e.scalar;
   r.import_path = e.import_path;
-  r.model_name = f.model.name;
-  r.model_sha256 = f.model_sha256;
-  r.fixture_file = fixture_file;
+  r.model_name = e.model_name;
+  r.model_sha256 = e.model_sha256;
   r.engine_file = engine_file;
-  r.fixture_precision = f.precision;
-  r.epsilon = tol.epsilon;
-  r.fixture_conventions = canonical_conventions(f.model);
   r.engine_conventions = e.conventions;
   r.model_echo = e.model_echo;
+  return r;
+}
+
+// Informational notes on the pair: another model name (same hash), the adapter's model echo
+// differing from the fixture's (a model-import problem rather than a numerical one), fixture
+// samples the engine did not run.
+void note_pair(const Fixture& f, const EngineOutput& e, Report& r) {
   if (e.model_name != f.model.name)
     r.notes.push_back("the engine output names the model '" + e.model_name + "', the fixture '" + f.model.name +
                       "' (same hash: informational)");
-  // The adapter's read-back of the model (docs/formats.md, model_echo): a difference explains
-  // discrepancies as a model-import problem rather than a numerical one.
   if (r.model_echo.is_object() && r.model_echo.value("status", "") == "differs")
     r.notes.push_back("model echo: the engine's model differs from the fixture's (see model_echo): "
                       "discrepancies may come from the model import, not from the engine's arithmetic");
-  // Fixture samples the engine did not run: informational (the comparison covers the others).
   std::vector<std::string> not_run;
   for (const Sample& s : f.samples) {
     bool found = false;
@@ -431,246 +429,302 @@ Report compare(const Fixture& f, const std::string& fixture_file, const EngineOu
   if (!not_run.empty())
     r.notes.push_back(std::to_string(not_run.size()) + " of the fixture's " + std::to_string(f.samples.size()) +
                       " samples are absent from the engine output: " + join(not_run));
+}
 
+// The engine's declared contact model (conventions.contact_model) on a model with contacts, as the
+// reports name it; "" when none is declared.
+std::string declared_contact_model(const Fixture& f, const EngineOutput& e, const std::string& engine_file) {
+  if (f.model.contacts.empty() || !e.conventions.is_object() || !e.conventions.contains("contact_model")) return "";
+  const json& d = e.conventions["contact_model"];
+  if (!d.is_string() || d.get<std::string>().empty())
+    throw InputError(engine_file, "conventions.contact_model",
+                     "expected a non-empty string saying which contact model the engine solves (e.g. a velocity-level time step)");
+  return "contact model (" + d.get<std::string>() + ")";
+}
+
+// λ judged against the engine's own model where λ itself may be one of many solutions of that
+// model's LCP (a singular M whose rigid problem has one solution, §11.5, can have many in the
+// model's): both sides replaced by Mλ, which every solution of either LCP shares (M of the
+// fixture's contact section, bin50). Unchanged when the sample has no M of that size.
+void to_M_lambda(const Sample& fs, Quantity& model, NumMatrix& engine) {
+  const Quantity* Mq = fs.ref.find_contact("M");
+  const int nr = static_cast<int>(fs.ref.contacts.rigid.size());
+  if (!Mq || nr == 0 || model.values.size() != static_cast<size_t>(nr)) return;
+  MatX<bin50> M(nr, nr);
+  VecX<bin50> lm(nr), le(nr);
+  for (int i = 0; i < nr; ++i) {
+    lm(i) = from_decimal<bin50>(model.values[static_cast<size_t>(i)]);
+    le(i) = engine.v[static_cast<size_t>(i)].as<bin50>();
+    for (int j = 0; j < nr; ++j) M(i, j) = from_decimal<bin50>(Mq->values[static_cast<size_t>(i * nr + j)]);
+  }
+  const VecX<bin50> Mlm = M * lm, Mle = M * le;
+  for (int i = 0; i < nr; ++i) {
+    model.values[static_cast<size_t>(i)] = to_decimal(Mlm(i), 30);
+    engine.v[static_cast<size_t>(i)] = Num::decimal(to_decimal(Mle(i), 30));
+  }
+  model.scale.clear();
+}
+
+std::string decimal_text(const Num& x) { return x.is_double ? to_decimal(bin50(x.value), 30) : x.text; }
+
+// The scoring of an engine output's samples against a fixture, quantity by quantity, and what the
+// later stages need of it (which failures the engine's declared contact model explains).
+class Scoring {
+ public:
+  Scoring(const Fixture& f, const Tolerances& tol, std::string contact_model, Report& r)
+      : f_(f), tol_(tol), contact_model_(std::move(contact_model)), r_(r), scale_model_(build_model<bin50>(f.model)) {
+    for (const std::string& name : engine_quantities()) {
+      qs_[name].quantity = name;
+      qs_[name].rule = tol.rule(name);
+    }
+  }
+
+  // One engine sample: a failure when the engine failed or ran another state, else every quantity
+  // it carries scored.
+  void sample(const EngineSample& es) {
+    const Sample& fs = *f_.find(es.id);
+    if (!es.error.empty()) return fail("sample " + es.id + ": the engine failed: " + es.error);
+    if (es.raw.is_object() && es.raw.contains("engine_messages") && es.raw["engine_messages"].is_array())
+      for (const json& msg : es.raw["engine_messages"])
+        if (msg.is_string()) r_.notes.push_back("sample " + es.id + ": the engine said: " + msg.get<std::string>());
+    if (const std::string m = input_mismatch(es, fs); !m.empty())
+      return fail("sample " + es.id + ": " + m + ": the engine ran another state; its values are not scored");
+    const double kappa = parse_kappa(fs.condition_number);
+    const TreeScaleText ts = tree_scales(scale_model_, fs);
+    for (const std::string& name : engine_quantities()) quantity(es, fs, *find_quantity(name), kappa, ts);
+  }
+
+  // The quantities' scores into the report, in table order; an engine that answers a contact
+  // problem at some samples and not at others where the rigid problem has a solution failed there.
+  void aggregate() {
+    for (const std::string& name : engine_quantities()) {
+      const QuantityScore& q = qs_[name];
+      if (q.samples == 0 && q.missing == 0) continue;
+      if (find_quantity(name)->is_contact() && q.samples > 0 && q.missing > 0)
+        fail(name + ": absent at " + std::to_string(q.missing) + " sample(s) where the reference has a value, "
+             "given at " + std::to_string(q.samples) + ": the engine failed to answer there");
+      if (q.samples == 0) r_.notes.push_back(name + ": absent from every engine sample, not compared");
+      r_.quantities.push_back(q);
+    }
+  }
+
+  // The declared contact model on the checks and quantities it explains: a quantity none of whose
+  // failures is the engine's numbers; a contacts.* or impact.* check failing where the rigid problem
+  // has no solution (the engine answers its own model), or at a sample where every failing contact
+  // quantity is the model's.
+  void explain(std::vector<SampleCheck>& checks) {
+    for (QuantityScore& q : r_.quantities)
+      if (!q.passed && unexplained_[q.quantity] == 0 && !contact_model_.empty()) q.convention = contact_model_;
+    for (SampleCheck& c : checks) {
+      const Sample* fs = f_.find(c.sample);
+      if (c.result.passed || !fs || !fs->ref.contacts.present) continue;
+      const ContactSummary& S = fs->ref.contacts;
+      if (S.status != "solved" && c.result.name.rfind("contacts.", 0) == 0)
+        c.convention = (S.status == "impact_first" || S.status == "penetrating"
+                            ? "the rigid contact LCP is not posed at this sample (status "
+                            : "the rigid contact LCP has no solution at this sample (status ") +
+                       S.status + "): the engine answers its own contact model";
+      else if (S.impact.present && !S.impact.ok && c.result.name.rfind("impact.", 0) == 0)
+        c.convention = "the rigid impulsive LCP has no solution at this sample (" + S.impact.message +
+                       "): the engine answers its own contact model";
+    }
+    for (SampleCheck& c : checks)
+      if (!c.result.passed && model_explained_.count(c.sample) && !numbers_failed_.count(c.sample) &&
+          (c.result.name.rfind("contacts.", 0) == 0 || c.result.name.rfind("impact.", 0) == 0))
+        c.convention = contact_model_;
+  }
+
+ private:
+  void fail(const std::string& n) {
+    r_.notes.push_back(n);
+    r_.sample_failures.push_back(n);
+  }
+
+  // Why a quantity the engine gives at a sample is not compared there ("" when it is): the rigid
+  // problem has no solution to score against (an engine returning contact forces then solves another
+  // contact problem, which is not an error), the impulsive step failed, or λ is one of many.
+  std::string not_compared(const EngineSample& es, const Sample& fs, const QuantityInfo& qi) const {
+    const std::string at = "sample " + es.id + ": " + qi.name + " not compared: ";
+    const ContactSummary& S = fs.ref.contacts;
+    const bool impact = qi.section == QuantitySection::kImpact;
+    if (qi.is_contact() && !impact && S.status != "solved")
+      return at + "the reference's contact LCP status is " + S.status +
+             (S.status == "no_solution"    ? " (no λ ≥ 0 keeps every ζ̇ ≥ 0, RBDA example 11.1; certificate in the fixture)"
+              : S.status == "impact_first" ? " (a contact collides, case 2a of §11.4: the rigid answer is an impulse first, scored as "
+                                             "impact_*)"
+              : S.status == "penetrating"  ? " (a contact penetrates: no valid rigid state)"
+                                           : "") +
+             ": the engine's answer is its own contact model's";
+    if (impact && !S.impact.ok) return at + "the reference's impulsive step failed (" + S.impact.message + ")";
+    const bool contact_unique = qi.unique_when == UniqueWhen::kImpactRank    ? S.impact.lambda_unique
+                                : qi.unique_when == UniqueWhen::kContactRank ? S.lambda_unique
+                                                                              : true;
+    if (qi.is_contact() && !contact_unique)
+      // Redundant contacts: λ is one of many; Tλ, q̈ (and q̇⁺) are unique and are what is scored.
+      return at + "λ is not unique (M has rank " + std::to_string(S.rank) + " of n_c = " + std::to_string(S.rigid.size()) + "; " +
+             join(unique_in(qi.section)) + ", unique, are compared)";
+    if (qi.unique_when == UniqueWhen::kLoopRank && reference_of(fs, qi.name) && !fs.ref.loops.lambda_unique)
+      // A redundant constraint set: λ is one of many (the reference's is the minimum-norm one), so
+      // an engine's λ is not wrong for differing. τ_c = Kᵀλ is unique and is what is scored.
+      return "sample " + es.id + ": lambda not compared: the loop constraints have rank " + std::to_string(fs.ref.loops.rank) +
+             " < n^c = " + std::to_string(fs.ref.loops.n_constraints) + ", so λ is not unique (tau_c, unique, is compared)";
+    return "";
+  }
+
+  // One quantity of one sample: scored against the reference, and where it fails and the engine
+  // declares a contact model, against that model's exact values.
+  void quantity(const EngineSample& es, const Sample& fs, const QuantityInfo& qi, double kappa, const TreeScaleText& ts) {
+    const std::string name = qi.name;
+    const Quantity* ref = reference_of(fs, name);
+    auto ev = es.values.find(name);
+    // λ of the LCP's contacts only: a separated or separating contact has no reference λ (§11.4).
+    EngineSample es_lcp;
+    if (qi.engine_length == QuantityLength::kRigidContacts && qi.fixture_length == QuantityLength::kLcpContacts &&
+        ev != es.values.end() && fs.ref.contacts.status == "solved") {
+      es_lcp.values[name] = lcp_entries(ev->second, f_.model, fs.ref.contacts);
+      if (const auto mv = es.model_values.find(name); mv != es.model_values.end())
+        es_lcp.model_values[name] = lcp_entries(mv->second, f_.model, fs.ref.contacts);
+      ev = es_lcp.values.find(name);
+    }
+    const std::map<std::string, NumMatrix>& model_values = es_lcp.values.empty() ? es.model_values : es_lcp.model_values;
+    const bool given = ev != es.values.end();
+    if (given)
+      if (const std::string why = not_compared(es, fs, qi); !why.empty()) return r_.notes.push_back(why);
+    if (!ref) {
+      if (given)
+        r_.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference has none (" +
+                           (fs.ref.degeneracy.empty() ? "not computed" : fs.ref.degeneracy) + ")");
+      return;
+    }
+    QuantityScore& q = qs_[name];
+    if (!given) {  // (its length, when given, is the reference's: validate() checked it)
+      ++q.missing;
+      return;
+    }
+    const bool impact = qi.section == QuantitySection::kImpact;
+    const double kq = qi.is_contact() ? kappa * contact_kappa(fs, f_.model, impact) : kappa;
+    Quantity rq = *ref;
+    rq.scale = natural_scale(fs, qi.scale, ts);
+    SampleScore sc = score(es.id, rq, ev->second, tol_.tolerance(name, kq));
+    sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
+    if (!sc.passed && !contact_model_.empty() && qi.is_contact()) {
+      against_model(es, fs, qi, rq, ev->second, model_values, kappa, kq, sc);
+      (sc.convention.empty() ? numbers_failed_ : model_explained_).insert(es.id);
+    }
+    if (!sc.passed && sc.convention.empty()) ++unexplained_[name];
+    add(q, sc);
+  }
+
+  // A failing contact quantity against the engine's own model's exact values (model_values): the
+  // model's LCP has the same M but its own support, whose conditioning bounds the engine's
+  // legitimate loss there; λ is judged on Mλ (to_M_lambda). Within tolerance: the model's.
+  void against_model(const EngineSample& es, const Sample& fs, const QuantityInfo& qi, const Quantity& rq, const NumMatrix& value,
+                     const std::map<std::string, NumMatrix>& model_values, double kappa, double kq, SampleScore& sc) const {
+    const auto mv = model_values.find(qi.name);
+    if (mv == model_values.end() || mv->second.size() != value.size()) return;
+    Quantity mq = rq;
+    for (int k = 0; k < mv->second.size(); ++k) mq.values[static_cast<size_t>(k)] = decimal_text(mv->second.v[static_cast<size_t>(k)]);
+    const QuantityInfo& forces = *contact_forces(qi.section);
+    double mk = kq;
+    if (const auto ml = model_values.find(forces.name); ml != model_values.end()) {
+      std::vector<std::string> lv;
+      for (const Num& x : ml->second.v) lv.push_back(decimal_text(x));
+      mk = std::max(kq, kappa * contact_kappa(fs, f_.model, qi.section == QuantitySection::kImpact, &lv));
+    }
+    NumMatrix eng = value;
+    if (&qi == &forces) to_M_lambda(fs, mq, eng);
+    const SampleScore ms = score(es.id, mq, eng, std::max(sc.tolerance, tol_.tolerance(qi.name, mk)));
+    sc.model_digits = ms.digits;
+    if (ms.passed) sc.convention = contact_model_;
+  }
+
+  // Aggregate: max errors, min digits, min cap; the worst sample by rel_err / tolerance.
+  void add(QuantityScore& q, const SampleScore& sc) {
+    if (q.samples == 0) {
+      q.min_digits = sc.digits;
+      q.cap = sc.cap;
+    }
+    ++q.samples;
+    q.proven_samples += sc.proven ? 1 : 0;
+    q.max_abs_err = std::max(q.max_abs_err, sc.abs_err);
+    q.max_rel_err = std::max(q.max_rel_err, sc.rel_err);
+    q.min_digits = std::min(q.min_digits, sc.digits);
+    q.cap = std::min(q.cap, sc.cap);
+    const double b = badness(sc);
+    if (q.samples == 1 || b > worst_badness_[q.quantity]) {
+      worst_badness_[q.quantity] = b;
+      q.worst_sample = sc.sample;
+      q.worst_row = sc.worst_row;
+      q.worst_col = sc.worst_col;
+      q.tolerance = sc.tolerance;
+    }
+    q.passed = q.passed && sc.passed;
+    r_.samples.push_back(sc);
+  }
+
+  const Fixture& f_;
+  const Tolerances& tol_;
+  const std::string contact_model_;  // declared: contact quantities matching model_values are the model's
+  Report& r_;
+  const Model<bin50> scale_model_;   // for the natural scales (tree_scales)
+  std::map<std::string, QuantityScore> qs_;
+  std::map<std::string, double> worst_badness_;
+  std::map<std::string, int> unexplained_;    // per quantity: failures not explained by the declared model
+  std::set<std::string> model_explained_;     // samples whose every failing contact quantity the model explains
+  std::set<std::string> numbers_failed_;
+};
+
+// A declared soft-constraint model (conventions.soft_loop_constraints) on a closed-loop model: its
+// consequences (qdd, tau_c, lambda, loops.K_qdd_equals_k) are a convention, and the violation is
+// measured.
+void apply_soft_constraints(const Fixture& f, const EngineOutput& e, const std::string& engine_file, Report& r) {
+  if (f.model.loop_joints.empty() || !e.conventions.is_object() || !e.conventions.contains("soft_loop_constraints")) return;
+  const json& d = e.conventions["soft_loop_constraints"];
+  if (!d.is_string() || d.get<std::string>().empty())
+    throw InputError(engine_file, "conventions.soft_loop_constraints",
+                     "expected a non-empty string saying which soft model the engine uses (e.g. solref/solimp)");
+  r.soft_constraints = d.get<std::string>();
+  const std::string why = "soft loop constraints (" + r.soft_constraints + ")";
+  for (QuantityScore& q : r.quantities)
+    if (!q.passed && (q.quantity == "qdd" || is_loop_quantity(q.quantity))) q.convention = why;
+  for (SampleCheck& c : r.checks)
+    if (c.result.name == "loops.K_qdd_equals_k") {
+      r.constraint_violation = std::max(r.constraint_violation, c.result.residual);
+      if (!c.result.passed) c.convention = why;
+    }
+}
+
+// Passed: no sample failure, and every quantity and check within tolerance or explained.
+bool verdict(const Report& r) {
+  bool passed = r.sample_failures.empty();
+  for (const QuantityScore& q : r.quantities) passed = passed && (q.passed || !q.convention.empty());
+  for (const SampleCheck& c : r.checks) passed = passed && (c.result.passed || !c.convention.empty());
+  return passed;
+}
+
+}  // namespace
+
+Report compare(const Fixture& f, const std::string& fixture_file, const EngineOutput& e, const std::string& engine_file,
+               const Tolerances& tol) {
+  validate(f, fixture_file, e, engine_file);
+  Report r = report_header(e, engine_file);
+  r.model_name = f.model.name;
+  r.model_sha256 = f.model_sha256;
+  r.fixture_file = fixture_file;
+  r.fixture_precision = f.precision;
+  r.epsilon = tol.epsilon;
+  r.fixture_conventions = canonical_conventions(f.model);
+  note_pair(f, e, r);
   // Wide enough for every digit of the reference and of the engine's numbers, with 20 to spare.
   const int wide = std::max(f.digits, engine_digits(tol.epsilon)) + 20;
   ScopedMpfrDigits guard(static_cast<unsigned>(std::max(wide, 50)));
-
-  std::map<std::string, QuantityScore> qs;
-  for (const std::string& name : engine_quantities()) {
-    qs[name].quantity = name;
-    qs[name].rule = tol.rule(name);
-  }
-  std::map<std::string, double> worst_badness;
-  std::string contact_model;  // declared (header): contact quantities matching model_values are the model's
-  if (!f.model.contacts.empty() && e.conventions.is_object() && e.conventions.contains("contact_model")) {
-    const json& d = e.conventions["contact_model"];
-    if (!d.is_string() || d.get<std::string>().empty())
-      throw InputError(engine_file, "conventions.contact_model",
-                       "expected a non-empty string saying which contact model the engine solves (e.g. a velocity-level time step)");
-    contact_model = "contact model (" + d.get<std::string>() + ")";
-  }
-  const Model<bin50> scale_model = build_model<bin50>(f.model);  // for the natural scales (tree_scales)
-  std::map<std::string, int> unexplained;          // per quantity: failures not explained by the declared model
-  std::set<std::string> model_explained_samples;   // samples whose every failing contact quantity the model explains
-  std::set<std::string> numbers_failed_samples;
-  for (const EngineSample& es : e.samples) {
-    const Sample& fs = *f.find(es.id);
-    if (!es.error.empty()) {
-      const std::string n = "sample " + es.id + ": the engine failed: " + es.error;
-      r.notes.push_back(n);
-      r.sample_failures.push_back(n);
-      continue;
-    }
-    if (es.raw.is_object() && es.raw.contains("engine_messages") && es.raw["engine_messages"].is_array())
-      for (const json& msg : es.raw["engine_messages"])
-        if (msg.is_string()) r.notes.push_back("sample " + es.id + ": the engine said: " + msg.get<std::string>());
-    if (const std::string m = input_mismatch(es, fs); !m.empty()) {
-      const std::string n = "sample " + es.id + ": " + m + ": the engine ran another state; its values are not scored";
-      r.notes.push_back(n);
-      r.sample_failures.push_back(n);
-      continue;
-    }
-    const double kappa = parse_kappa(fs.condition_number);
-    const TreeScaleText ts = tree_scales(scale_model, fs);
-    for (const std::string& name : engine_quantities()) {
-      const QuantityInfo& qi = *find_quantity(name);
-      const Quantity* ref = reference_of(fs, name);
-      auto ev = es.values.find(name);
-      QuantityScore& q = qs[name];
-      // λ of the LCP's contacts only: a separated or separating contact has no reference λ (§11.4).
-      EngineSample es_lcp;
-      if (qi.engine_length == QuantityLength::kRigidContacts && qi.fixture_length == QuantityLength::kLcpContacts &&
-          ev != es.values.end() && fs.ref.contacts.status == "solved") {
-        es_lcp.values[name] = lcp_entries(ev->second, f.model, fs.ref.contacts);
-        if (const auto mv = es.model_values.find(name); mv != es.model_values.end())
-          es_lcp.model_values[name] = lcp_entries(mv->second, f.model, fs.ref.contacts);
-        ev = es_lcp.values.find(name);
-      }
-      const std::map<std::string, NumMatrix>& model_values = es_lcp.values.empty() ? es.model_values : es_lcp.model_values;
-      const bool impact = qi.section == QuantitySection::kImpact;
-      if (qi.is_contact() && ev != es.values.end()) {
-        const ContactSummary& S = fs.ref.contacts;
-        if (!impact && S.status != "solved") {
-          // No rigid-contact solution to score against: an engine that returns contact forces here
-          // solves another contact problem (e.g. a soft or regularized one), which is not an error.
-          r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference's contact LCP status is " + S.status +
-                            (S.status == "no_solution"    ? " (no λ ≥ 0 keeps every ζ̇ ≥ 0, RBDA example 11.1; certificate in "
-                                                               "the fixture)"
-                             : S.status == "impact_first" ? " (a contact collides, case 2a of §11.4: the rigid answer is an "
-                                                            "impulse first, scored as impact_*)"
-                             : S.status == "penetrating"  ? " (a contact penetrates: no valid rigid state)"
-                                                          : "") +
-                            ": the engine's answer is its own contact model's");
-          continue;
-        }
-        if (impact && !S.impact.ok) {
-          r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference's impulsive step failed (" +
-                            S.impact.message + ")");
-          continue;
-        }
-        const bool unique = qi.unique_when == UniqueWhen::kImpactRank    ? S.impact.lambda_unique
-                            : qi.unique_when == UniqueWhen::kContactRank ? S.lambda_unique
-                                                                          : true;
-        if (!unique) {
-          // Redundant contacts: λ is one of many; Tλ, q̈ (and q̇⁺) are unique and are what is scored.
-          r.notes.push_back("sample " + es.id + ": " + name + " not compared: λ is not unique (M has rank " + std::to_string(S.rank) +
-                            " of n_c = " + std::to_string(S.rigid.size()) + "; " +
-                            join(unique_in(qi.section)) + ", unique, are compared)");
-          continue;
-        }
-      }
-      if (qi.unique_when == UniqueWhen::kLoopRank && ref && ev != es.values.end() && !fs.ref.loops.lambda_unique) {
-        // A redundant constraint set: λ is one of many (the reference's is the minimum-norm one),
-        // so an engine's λ is not wrong for differing. τ_c = Kᵀλ is unique and is what is scored.
-        r.notes.push_back("sample " + es.id + ": lambda not compared: the loop constraints have rank " +
-                          std::to_string(fs.ref.loops.rank) + " < n^c = " + std::to_string(fs.ref.loops.n_constraints) +
-                          ", so λ is not unique (tau_c, unique, is compared)");
-        continue;
-      }
-      if (!ref) {
-        if (ev != es.values.end())
-          r.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference has none (" +
-                            (fs.ref.degeneracy.empty() ? "not computed" : fs.ref.degeneracy) + ")");
-        continue;
-      }
-      // (contact_lambda and impact_lambda have the reference's length: validate() checked it)
-      if (ev == es.values.end()) {
-        ++q.missing;
-        continue;
-      }
-      const double kq = qi.is_contact() ? kappa * contact_kappa(fs, f.model, impact) : kappa;
-      Quantity rq = *ref;
-      rq.scale = natural_scale(fs, qi.scale, ts);
-      SampleScore sc = score(es.id, rq, ev->second, tol.tolerance(name, kq));
-      sc.quantity = name;  // the engine's name (the reference's may be "lambda" of the contact section)
-      if (!sc.passed && !contact_model.empty() && qi.is_contact()) {
-        const auto mv = model_values.find(name);
-        if (mv != model_values.end() && mv->second.size() == ev->second.size()) {
-          Quantity mq = rq;
-          for (int k = 0; k < mv->second.size(); ++k)
-            mq.values[static_cast<size_t>(k)] = mv->second.v[static_cast<size_t>(k)].is_double
-                                                    ? to_decimal(bin50(mv->second.v[static_cast<size_t>(k)].value), 30)
-                                                    : mv->second.v[static_cast<size_t>(k)].text;
-          // The model's LCP has the same M but its own support: its conditioning bounds the engine's
-          // legitimate loss against the model's values.
-          const QuantityInfo& forces = *contact_forces(qi.section);
-          const auto ml = model_values.find(forces.name);
-          double mk = kq;
-          if (ml != model_values.end()) {
-            std::vector<std::string> lv;
-            for (const Num& x : ml->second.v) lv.push_back(x.is_double ? to_decimal(bin50(x.value), 30) : x.text);
-            mk = std::max(kq, kappa * contact_kappa(fs, f.model, impact, &lv));
-          }
-          // λ itself may be one of many solutions of the engine's own LCP (a singular M whose
-          // rigid problem has one solution, §11.5, can have many in the model's): the model is
-          // then judged on Mλ, which every solution of either LCP shares (M of the fixture).
-          NumMatrix eng = ev->second;
-          const Quantity* Mq = fs.ref.find_contact("M");
-          const int nr = static_cast<int>(fs.ref.contacts.rigid.size());
-          if (&qi == &forces && Mq && nr > 0 && mq.values.size() == static_cast<size_t>(nr)) {
-            MatX<bin50> M(nr, nr);
-            VecX<bin50> lm(nr), le(nr);
-            for (int i = 0; i < nr; ++i) {
-              lm(i) = from_decimal<bin50>(mq.values[static_cast<size_t>(i)]);
-              le(i) = eng.v[static_cast<size_t>(i)].as<bin50>();
-              for (int j = 0; j < nr; ++j) M(i, j) = from_decimal<bin50>(Mq->values[static_cast<size_t>(i * nr + j)]);
-            }
-            const VecX<bin50> Mlm = M * lm, Mle = M * le;
-            for (int i = 0; i < nr; ++i) {
-              mq.values[static_cast<size_t>(i)] = to_decimal(Mlm(i), 30);
-              eng.v[static_cast<size_t>(i)] = Num::decimal(to_decimal(Mle(i), 30));
-            }
-            mq.scale.clear();
-          }
-          const SampleScore ms = score(es.id, mq, eng, std::max(sc.tolerance, tol.tolerance(name, mk)));
-          sc.model_digits = ms.digits;
-          if (ms.passed) sc.convention = contact_model;
-        }
-        (sc.convention.empty() ? numbers_failed_samples : model_explained_samples).insert(es.id);
-      }
-      if (!sc.passed && sc.convention.empty()) ++unexplained[name];
-      // Aggregate: max errors, min digits, min cap; the worst sample by rel_err / tolerance.
-      if (q.samples == 0) {
-        q.min_digits = sc.digits;
-        q.cap = sc.cap;
-      }
-      ++q.samples;
-      q.proven_samples += sc.proven ? 1 : 0;
-      q.max_abs_err = std::max(q.max_abs_err, sc.abs_err);
-      q.max_rel_err = std::max(q.max_rel_err, sc.rel_err);
-      q.min_digits = std::min(q.min_digits, sc.digits);
-      q.cap = std::min(q.cap, sc.cap);
-      const double b = badness(sc);
-      if (q.samples == 1 || b > worst_badness[name]) {
-        worst_badness[name] = b;
-        q.worst_sample = sc.sample;
-        q.worst_row = sc.worst_row;
-        q.worst_col = sc.worst_col;
-        q.tolerance = sc.tolerance;
-      }
-      q.passed = q.passed && sc.passed;
-      r.samples.push_back(sc);
-    }
-  }
-  for (const std::string& name : engine_quantities()) {
-    const QuantityScore& q = qs[name];
-    if (q.samples == 0 && q.missing == 0) continue;
-    if (find_quantity(name)->is_contact() && q.samples > 0 && q.missing > 0) {
-      // An engine that answers a contact problem at some samples and not at others where the rigid
-      // problem has a solution failed there (its own messages are among the notes).
-      const std::string n = name + ": absent at " + std::to_string(q.missing) + " sample(s) where the reference has a value, "
-                            "given at " + std::to_string(q.samples) + ": the engine failed to answer there";
-      r.notes.push_back(n);
-      r.sample_failures.push_back(n);
-    }
-    if (q.samples == 0) r.notes.push_back(name + ": absent from every engine sample, not compared");
-    r.quantities.push_back(q);
-  }
-
+  Scoring scoring(f, tol, declared_contact_model(f, e, engine_file), r);
+  for (const EngineSample& es : e.samples) scoring.sample(es);
+  scoring.aggregate();
   r.checks = check_engine_output(e, engine_file, &f.model);
-  for (QuantityScore& q : r.quantities)
-    if (!q.passed && unexplained[q.quantity] == 0 && !contact_model.empty()) q.convention = contact_model;
-  // Where the rigid LCP has no solution, no λ satisfies the rigid identities the contacts.* checks
-  // test: whatever the engine returns is its own contact model's answer (as for the scores above).
-  for (SampleCheck& c : r.checks) {
-    const Sample* fs = f.find(c.sample);
-    if (!c.result.passed && fs && fs->ref.contacts.present && fs->ref.contacts.status != "solved" &&
-        c.result.name.rfind("contacts.", 0) == 0)
-      c.convention = (fs->ref.contacts.status == "impact_first" || fs->ref.contacts.status == "penetrating"
-                          ? "the rigid contact LCP is not posed at this sample (status "
-                          : "the rigid contact LCP has no solution at this sample (status ") +
-                     fs->ref.contacts.status + "): the engine answers its own contact model";
-    // Likewise the impulsive step: where the rigid impulsive LCP has no solution, no impulse meets
-    // the impact.* identities, and the engine's answer is its own model's.
-    else if (!c.result.passed && fs && fs->ref.contacts.present && fs->ref.contacts.impact.present && !fs->ref.contacts.impact.ok &&
-             c.result.name.rfind("impact.", 0) == 0)
-      c.convention = "the rigid impulsive LCP has no solution at this sample (" + fs->ref.contacts.impact.message +
-                     "): the engine answers its own contact model";
-  }
-  for (SampleCheck& c : r.checks)
-    if (!c.result.passed && model_explained_samples.count(c.sample) && !numbers_failed_samples.count(c.sample) &&
-        (c.result.name.rfind("contacts.", 0) == 0 || c.result.name.rfind("impact.", 0) == 0))
-      c.convention = contact_model;
-  // A declared soft-constraint model (header): its consequences are a convention, measured.
-  if (!f.model.loop_joints.empty() && e.conventions.is_object() && e.conventions.contains("soft_loop_constraints")) {
-    const json& d = e.conventions["soft_loop_constraints"];
-    if (!d.is_string() || d.get<std::string>().empty())
-      throw InputError(engine_file, "conventions.soft_loop_constraints",
-                       "expected a non-empty string saying which soft model the engine uses (e.g. solref/solimp)");
-    r.soft_constraints = d.get<std::string>();
-    const std::string why = "soft loop constraints (" + r.soft_constraints + ")";
-    for (QuantityScore& q : r.quantities)
-      if (!q.passed && (q.quantity == "qdd" || q.quantity == "tau_c" || q.quantity == "lambda")) q.convention = why;
-    for (SampleCheck& c : r.checks)
-      if (c.result.name == "loops.K_qdd_equals_k") {
-        r.constraint_violation = std::max(r.constraint_violation, c.result.residual);
-        if (!c.result.passed) c.convention = why;
-      }
-  }
-  r.passed = r.sample_failures.empty();
-  for (const QuantityScore& q : r.quantities) r.passed = r.passed && (q.passed || !q.convention.empty());
-  for (const SampleCheck& c : r.checks) r.passed = r.passed && (c.result.passed || !c.convention.empty());
+  scoring.explain(r.checks);
+  apply_soft_constraints(f, e, engine_file, r);
+  r.passed = verdict(r);
   return r;
 }
 
@@ -724,17 +778,8 @@ SampleScore score_quantity(const Fixture& f, const std::string& sample, const st
 Report check_report(const EngineOutput& e, const std::string& file, const Fixture* f) {
   if (f && f->model_sha256 != e.model_sha256)
     throw InputError(file, "model.sha256", "\"" + e.model_sha256 + "\" does not match the fixture's " + f->model_sha256);
-  Report r;
-  r.engine = e.engine;
-  r.engine_version = e.engine_version;
-  r.scalar = e.scalar;
-  r.import_path = e.import_path;
-  r.model_name = e.model_name;
-  r.model_sha256 = e.model_sha256;
-  r.engine_file = file;
+  Report r = report_header(e, file);
   r.epsilon = e.epsilon(file);
-  r.engine_conventions = e.conventions;
-  r.model_echo = e.model_echo;
   r.checks = check_engine_output(e, file, f ? &f->model : nullptr);
   // An engine that failed on a sample fails the check run, as it fails a comparison.
   for (const EngineSample& s : e.samples)
