@@ -2,7 +2,7 @@
 // and a 34-DoF floating-base humanoid-like tree, the raw arithmetic cost of every scalar measured
 // in the same run, and LᵀDL scaling on bounded-depth trees of 100..800 bodies.
 //
-//   bash scripts/bench.sh                                        # everything, ~1.5 min
+//   bash scripts/bench.sh                                        # everything
 //   bash scripts/bench.sh --benchmark_filter='<bin50>'           # one scalar
 //   bash scripts/bench.sh --benchmark_filter='Rnea|Kernel' --benchmark_repetitions=1
 // (g++ -O2 -DNDEBUG in build-run/, as the shipped command; docs/benchmarks.md)
@@ -103,8 +103,9 @@ namespace {
 
 // Runs f once and stores its heap allocations in the state's counters. GMP's counting functions
 // are installed for that call only, so that the timed loop runs with the program's own (the
-// MPFR block cache, as in the command line; the counting wrappers in the loop cost ~7 % of an
-// MPFR RNEA). Every one of them allocates plain malloc blocks, so blocks pass between them.
+// MPFR block cache, as in the command line; the counting wrappers would slow an MPFR RNEA:
+// docs/benchmarks.md, "Allocation counting and MPFR's heap"). Every one of them allocates plain
+// malloc blocks, so blocks pass between them.
 template <class F>
 void count_allocations(benchmark::State& st, F&& f) {
   void* (*alloc)(std::size_t);
@@ -671,7 +672,7 @@ void print_summary(const Collector& c) {
   // repetitions, load < 2; its MPFR = number<mpfr_float_backend<0>, et_off> at 50 digits, rbdref's
   // mpfr; docs/benchmarks.md). Both rbdref MPFR rows are set against that figure: mpfr (the same
   // type) and mpfr50 (fixed precision on the stack, the issue's other route; Pinocchio on that
-  // same stack type ran in 303 / 345 / 1050 us here, docs/benchmarks.md).
+  // same stack type: docs/benchmarks.md, "Humanoid: RNEA, CRBA, ABA per scalar, against Pinocchio").
   struct PinocchioTimes {
     const char* scalar;  // Pinocchio's
     double issue[4];     // Rnea, Crba, Ltdl (not measured: 0), Aba

@@ -1,8 +1,9 @@
 // The proof (certify/prove.hpp) measured: its time on the humanoid and on chains of 100..2000
 // bodies, and the wrapping effect it pays for, against tree size and against κ(H).
 //
-//   build-run/bench/rbdref_bench_prove                                   # everything, ~5 min
+//   build-run/bench/rbdref_bench_prove                                   # everything
 //   build-run/bench/rbdref_bench_prove --benchmark_filter=Humanoid
+// Its figures, with date and build: docs/benchmarks.md, "Proof".
 //
 // Names and counters:
 //   BM_ProveHumanoid          prove() of one bin50 evaluation of fixtures/models/humanoid.urdf

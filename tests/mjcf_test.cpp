@@ -400,8 +400,8 @@ TEST(NumExprTest, ALongSumEvaluatesAndIsReleasedWithoutRecursion) {
 
 // settotalmass scales every body by S / Σ m_i: one factor in every body's mass. The cost of reading
 // and building the model is linear in the bodies (each node of the shared sum evaluated once per
-// precision), counted in evaluated operations (it used to be quadratic: 4,000 bodies took 41 s);
-// and the masses then sum to S.
+// precision), counted in evaluated operations, not timed (its time: docs/benchmarks.md,
+// "Readers"); and the masses then sum to S.
 TEST(MjcfSemantics, SettotalmassIsExactAndLinearInTheBodies) {
   auto model = [](int n) {
     std::string x = "<mujoco><compiler settotalmass='10'/><worldbody>";
