@@ -596,6 +596,9 @@ std::string fmt_time(double s) {
   return buf;
 }
 
+// A benchmark's CPU time per call divided by `per` (per rung, say), or "-" when it did not run.
+std::string fmt_time_of(const Collector::Result* r, double per = 1) { return r ? fmt_time(r->cpu / per) : "-"; }
+
 double counter(const Collector::Result* r, const char* name) {
   if (!r) return 0;
   auto it = r->counters.find(name);
@@ -623,8 +626,7 @@ void print_summary(const Collector& c) {
     if (k && kd) std::snprintf(rk, sizeof rk, "%.2f", k->cpu / kd->cpu);
     if (e && ed) std::snprintf(re, sizeof re, "%.2f", e->cpu / ed->cpu);
     if (k) std::snprintf(per_op, sizeof per_op, "%.2f", k->cpu / 624 * 1e9);
-    std::printf("%-12s %12s %12s %12s %12s %10s\n", s, k ? fmt_time(k->cpu).c_str() : "-", rk,
-                e ? fmt_time(e->cpu).c_str() : "-", re, per_op);
+    std::printf("%-12s %12s %12s %12s %12s %10s\n", s, fmt_time_of(k).c_str(), rk, fmt_time_of(e).c_str(), re, per_op);
   }
 
   std::printf("\nAlgorithms: ratio_alg = t_alg(T)/t_alg(double), ratio_kernel = t_kernel(T)/t_kernel(double),\n"
@@ -714,8 +716,7 @@ void print_summary(const Collector& c) {
     const auto* any = a ? a : b ? b : cp;
     if (!any) continue;
     std::printf("%-6d %5.0f %6.0f %13s %13s %13s\n", n, counter(any, "depth"), counter(any, "nnzL"),
-                a ? fmt_time(a->cpu).c_str() : "-", b ? fmt_time(b->cpu).c_str() : "-",
-                cp ? fmt_time(cp->cpu).c_str() : "-");
+                fmt_time_of(a).c_str(), fmt_time_of(b).c_str(), fmt_time_of(cp).c_str());
   }
   std::printf("%-19s %13s %13s %13s\n", "n -> 2n", "ltdl (dense)", "mj_factorI", "copy H only");
   for (int i = 0; i + 1 < 4; ++i) {
@@ -742,8 +743,8 @@ void print_summary(const Collector& c) {
     const auto* a = get("BM_LoopSparse/" + std::to_string(n));
     const auto* b = get("BM_LoopProjection/" + std::to_string(n));
     if (!a && !b) continue;
-    std::printf("%-6d %6d %13s %13s %13s %13s\n", n, 3 * n, a ? fmt_time(a->cpu).c_str() : "-",
-                a ? fmt_time(a->cpu / n).c_str() : "-", b ? fmt_time(b->cpu).c_str() : "-", b ? fmt_time(b->cpu / n).c_str() : "-");
+    std::printf("%-6d %6d %13s %13s %13s %13s\n", n, 3 * n, fmt_time_of(a).c_str(), fmt_time_of(a, n).c_str(),
+                fmt_time_of(b).c_str(), fmt_time_of(b, n).c_str());
   }
   std::fflush(stdout);
 }
