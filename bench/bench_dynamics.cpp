@@ -2,7 +2,7 @@
 // and a 34-DoF floating-base humanoid-like tree, the raw arithmetic cost of every scalar measured
 // in the same run, and LᵀDL scaling on bounded-depth trees of 100..800 bodies.
 //
-//   bash scripts/bench.sh                                        # everything, ~1.5 min
+//   bash scripts/bench.sh                                        # everything
 //   bash scripts/bench.sh --benchmark_filter='<bin50>'           # one scalar
 //   bash scripts/bench.sh --benchmark_filter='Rnea|Kernel' --benchmark_repetitions=1
 // (g++ -O2 -DNDEBUG in build-run/, as the shipped command; docs/benchmarks.md)
@@ -103,8 +103,9 @@ namespace {
 
 // Runs f once and stores its heap allocations in the state's counters. GMP's counting functions
 // are installed for that call only, so that the timed loop runs with the program's own (the
-// MPFR block cache, as in the command line; the counting wrappers in the loop cost ~7 % of an
-// MPFR RNEA). Every one of them allocates plain malloc blocks, so blocks pass between them.
+// MPFR block cache, as in the command line; the counting wrappers would slow an MPFR RNEA:
+// docs/benchmarks.md, "Allocation counting and MPFR's heap"). Every one of them allocates plain
+// malloc blocks, so blocks pass between them.
 template <class F>
 void count_allocations(benchmark::State& st, F&& f) {
   void* (*alloc)(std::size_t);
@@ -595,6 +596,9 @@ std::string fmt_time(double s) {
   return buf;
 }
 
+// A benchmark's CPU time per call divided by `per` (per rung, say), or "-" when it did not run.
+std::string fmt_time_of(const Collector::Result* r, double per = 1) { return r ? fmt_time(r->cpu / per) : "-"; }
+
 double counter(const Collector::Result* r, const char* name) {
   if (!r) return 0;
   auto it = r->counters.find(name);
@@ -622,8 +626,7 @@ void print_summary(const Collector& c) {
     if (k && kd) std::snprintf(rk, sizeof rk, "%.2f", k->cpu / kd->cpu);
     if (e && ed) std::snprintf(re, sizeof re, "%.2f", e->cpu / ed->cpu);
     if (k) std::snprintf(per_op, sizeof per_op, "%.2f", k->cpu / 624 * 1e9);
-    std::printf("%-12s %12s %12s %12s %12s %10s\n", s, k ? fmt_time(k->cpu).c_str() : "-", rk,
-                e ? fmt_time(e->cpu).c_str() : "-", re, per_op);
+    std::printf("%-12s %12s %12s %12s %12s %10s\n", s, fmt_time_of(k).c_str(), rk, fmt_time_of(e).c_str(), re, per_op);
   }
 
   std::printf("\nAlgorithms: ratio_alg = t_alg(T)/t_alg(double), ratio_kernel = t_kernel(T)/t_kernel(double),\n"
@@ -671,7 +674,7 @@ void print_summary(const Collector& c) {
   // repetitions, load < 2; its MPFR = number<mpfr_float_backend<0>, et_off> at 50 digits, rbdref's
   // mpfr; docs/benchmarks.md). Both rbdref MPFR rows are set against that figure: mpfr (the same
   // type) and mpfr50 (fixed precision on the stack, the issue's other route; Pinocchio on that
-  // same stack type ran in 303 / 345 / 1050 us here, docs/benchmarks.md).
+  // same stack type: docs/benchmarks.md, "Humanoid: RNEA, CRBA, ABA per scalar, against Pinocchio").
   struct PinocchioTimes {
     const char* scalar;  // Pinocchio's
     double issue[4];     // Rnea, Crba, Ltdl (not measured: 0), Aba
@@ -713,8 +716,7 @@ void print_summary(const Collector& c) {
     const auto* any = a ? a : b ? b : cp;
     if (!any) continue;
     std::printf("%-6d %5.0f %6.0f %13s %13s %13s\n", n, counter(any, "depth"), counter(any, "nnzL"),
-                a ? fmt_time(a->cpu).c_str() : "-", b ? fmt_time(b->cpu).c_str() : "-",
-                cp ? fmt_time(cp->cpu).c_str() : "-");
+                fmt_time_of(a).c_str(), fmt_time_of(b).c_str(), fmt_time_of(cp).c_str());
   }
   std::printf("%-19s %13s %13s %13s\n", "n -> 2n", "ltdl (dense)", "mj_factorI", "copy H only");
   for (int i = 0; i + 1 < 4; ++i) {
@@ -741,8 +743,8 @@ void print_summary(const Collector& c) {
     const auto* a = get("BM_LoopSparse/" + std::to_string(n));
     const auto* b = get("BM_LoopProjection/" + std::to_string(n));
     if (!a && !b) continue;
-    std::printf("%-6d %6d %13s %13s %13s %13s\n", n, 3 * n, a ? fmt_time(a->cpu).c_str() : "-",
-                a ? fmt_time(a->cpu / n).c_str() : "-", b ? fmt_time(b->cpu).c_str() : "-", b ? fmt_time(b->cpu / n).c_str() : "-");
+    std::printf("%-6d %6d %13s %13s %13s %13s\n", n, 3 * n, fmt_time_of(a).c_str(), fmt_time_of(a, n).c_str(),
+                fmt_time_of(b).c_str(), fmt_time_of(b, n).c_str());
   }
   std::fflush(stdout);
 }

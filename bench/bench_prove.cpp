@@ -1,8 +1,9 @@
 // The proof (certify/prove.hpp) measured: its time on the humanoid and on chains of 100..2000
 // bodies, and the wrapping effect it pays for, against tree size and against κ(H).
 //
-//   build-run/bench/rbdref_bench_prove                                   # everything, ~5 min
+//   build-run/bench/rbdref_bench_prove                                   # everything
 //   build-run/bench/rbdref_bench_prove --benchmark_filter=Humanoid
+// Its figures, with date and build: docs/benchmarks.md, "Proof".
 //
 // Names and counters:
 //   BM_ProveHumanoid          prove() of one bin50 evaluation of fixtures/models/humanoid.urdf
@@ -20,6 +21,7 @@
 #include "certify/prove.hpp"
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
+#include "io/numbers.hpp"
 #include "reference/tree/interval_tree.hpp"
 
 #include <benchmark/benchmark.h>
@@ -34,12 +36,7 @@ using namespace rbd;
 
 StateDesc exact_state(const ModelDesc& d, std::uint64_t seed) {
   const RandomState r = random_state(build_model<double>(d), seed);
-  StateDesc s;
-  for (double x : r.q) s.q.push_back(Num::exact(x));
-  for (double x : r.qd) s.qd.push_back(Num::exact(x));
-  for (double x : r.qdd) s.qdd.push_back(Num::exact(x));
-  for (double x : r.tau) s.tau.push_back(Num::exact(x));
-  return s;
+  return StateDesc{exact_nums(r.q), exact_nums(r.qd), exact_nums(r.qdd), exact_nums(r.tau), {}, {}, {}};
 }
 
 ModelDesc chain(int n, double mass_decades = 0) {

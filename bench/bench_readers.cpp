@@ -27,24 +27,21 @@ std::string geoms_model(int n) {
   return x + "</body></worldbody></mujoco>";
 }
 
-void BM_MjcfSettotalmass(benchmark::State& state) {
-  const std::string text = settotalmass_model(static_cast<int>(state.range(0)));
+// read_mjcf of the model `model(N)`, N the benchmark's argument, as the file `name`, then
+// build_model at bin50; the complexity is fitted against N.
+void read_and_build(benchmark::State& state, std::string (*model)(int), const char* name) {
+  const std::string text = model(static_cast<int>(state.range(0)));
   for (auto _ : state) {
-    const rbd::ModelDesc d = rbd::read_mjcf(text, "total.xml");
+    const rbd::ModelDesc d = rbd::read_mjcf(text, name);
     benchmark::DoNotOptimize(rbd::build_model<rbd::bin50>(d));
   }
   state.SetComplexityN(state.range(0));
 }
+
+void BM_MjcfSettotalmass(benchmark::State& state) { read_and_build(state, settotalmass_model, "total.xml"); }
 BENCHMARK(BM_MjcfSettotalmass)->Arg(1000)->Arg(2000)->Arg(4000)->Unit(benchmark::kMillisecond)->Complexity();
 
-void BM_MjcfGeoms(benchmark::State& state) {
-  const std::string text = geoms_model(static_cast<int>(state.range(0)));
-  for (auto _ : state) {
-    const rbd::ModelDesc d = rbd::read_mjcf(text, "geoms.xml");
-    benchmark::DoNotOptimize(rbd::build_model<rbd::bin50>(d));
-  }
-  state.SetComplexityN(state.range(0));
-}
+void BM_MjcfGeoms(benchmark::State& state) { read_and_build(state, geoms_model, "geoms.xml"); }
 BENCHMARK(BM_MjcfGeoms)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->Complexity();
 
 }  // namespace

@@ -224,7 +224,8 @@ CheckResult check_baumgarte_decay(const Model<T>& model, const VecX<T>& q, const
   const VecX<T> d0 = delta_of(x, v, &d0dot);
   const T scale = max_abs(d0) + T_stab * max_abs(d0dot);
   // RK4's error over 3 T_stab at h = T_stab/20 is ~1e-7 of δ₀ on this e^{-αt} (local (αh)⁵/120 per
-  // step), four orders below the tolerance; h = T_stab/40 cost twice the time for nothing.
+  // step), four orders below the tolerance; a smaller h costs time for nothing (docs/build.md,
+  // "Log").
   const int steps_per_T = 20;
   const T h = T_stab / T(steps_per_T);
   T worst(0);

@@ -77,8 +77,9 @@
 //                            and mj_factorM.equals_ltdl checks. Above: the factor is
 //                            ltdl_articulated (reference/tree/ltdl_articulated.hpp, O(n d)), checked
 //                            against CRBA's H by ltdl.reconstructs_H, and the table 6.3 / LᵀL /
-//                            mj_factorM checks are not run (each would cost O(n d²) in T: ~2 min
-//                            per factorization for a 2000-body chain at bin50).
+//                            mj_factorM checks are not run (each would cost O(n d²) in T: minutes
+//                            per factorization for a 2000-body chain at bin50; docs/benchmarks.md,
+//                            "Tree algorithms: choices measured once").
 #pragma once
 
 #include "checks/check_result.hpp"

@@ -1,8 +1,9 @@
 # Precompiled headers (docs/build.md).
 #
 # Nearly every unit of rbdref includes reference/numeric/scalar.hpp, i.e. Boost.Multiprecision
-# (cpp_bin_float, cpp_int, mpfr, float128) and Eigen: ~3 s of parsing per unit under clang++
-# (-ftime-trace: 2.9 of cli_test.cpp's 5.5 s), in ~75 units. Each target compiles that parse once,
+# (cpp_bin_float, cpp_int, mpfr, float128) and Eigen, whose parse was most of a small unit's compile
+# time (docs/build.md, "Precompiled headers, two reference units per scalar, one sanitized build").
+# Each target compiles that parse once,
 # into a precompiled header of the headers below, and every unit of the target starts from it
 # (CMake's target_precompile_headers: a `-include` of the generated cmake_pch.hxx). Per target,
 # not shared (REUSE_FROM), because targets differ in optimization level (tests: -O0) and

@@ -34,7 +34,8 @@ struct DeflatedBlock {
 // (so the ratio is that of one stream within ~0.1 %), and the blocks are written in order as they
 // finish, at most 2 per thread in flight. The bytes depend on the text and the layout only, never on
 // the thread count or the timing. Level: zlib's default (6) for the first `layout.fast_after`
-// bytes, level 1 beyond: on fixture text (decimal digits) level 1 is ~5× faster and 8-9 % larger;
+// bytes, level 1 beyond: on fixture text (decimal digits) level 1 is several times faster and a
+// little larger (docs/benchmarks.md, "Fixture throughput and size");
 // every fixture of a hand-sized model (1000 humanoid samples: 55 MB) stays at level 6, and the
 // large models' fixtures (300 MB of text per sample of a 2000-body chain) are not bound by
 // compression (docs/benchmarks.md, "Sixth pass").

@@ -30,7 +30,7 @@ PACKAGES=(
   python3-dev pybind11-dev # the Python module (python/): built for Debian's /usr/bin/python3
   python3-numpy python3-pytest  # its arrays and its test suite (tests/python, run by ctest)
   strace                   # kills a run at its Nth rename (tests/outputs_test.cpp: an output folder replaced whole)
-  clang libclang-rt-14-dev # clang++ 14: the test build (scripts/test.sh; g++ takes 1.5x as long) and
+  clang libclang-rt-14-dev # clang++ 14: the test build (scripts/test.sh; faster than g++'s, docs/build.md) and
                            # scripts/fuzz.sh with its runtimes (libFuzzer, ASan, UBSan: -fsanitize=fuzzer
                            # links libclang_rt.fuzzer from libclang-rt-14-dev, which clang only recommends;
                            # libfuzzer-14-dev, a standalone libFuzzer.a, is not needed)

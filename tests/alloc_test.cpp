@@ -10,6 +10,7 @@
 #include "reference/tree/crba.hpp"
 #include "reference/tree/ltdl.hpp"
 #include "reference/tree/rnea.hpp"
+#include "tests/test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -46,12 +47,7 @@ namespace {
 
 std::string source_dir() { return RBDREF_SOURCE_DIR; }
 
-template <class T>
-VecX<T> vec(const std::vector<double>& x) {
-  VecX<T> v(static_cast<Eigen::Index>(x.size()));
-  for (size_t k = 0; k < x.size(); ++k) v(static_cast<Eigen::Index>(k)) = T(x[k]);
-  return v;
-}
+using ::rbd::test::exact_vec;
 
 template <class F>
 std::size_t allocations(F&& f) {
@@ -66,7 +62,7 @@ void no_allocation_per_call() {
     const ModelDesc d = load_model(source_dir() + "/fixtures/models/" + file).desc;
     const Model<T> m = build_model<T>(d);
     const RandomState s = random_state(build_model<double>(d), 5);
-    const VecX<T> q = vec<T>(s.q), qd = vec<T>(s.qd), qa = vec<T>(s.qdd), ta = vec<T>(s.tau);
+    const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd), qa = exact_vec<T>(s.qdd), ta = exact_vec<T>(s.tau);
     TreeWorkspace<T> ws(m);
     VecX<T> tau(m.nv), C(m.nv), qdd(m.nv), x(m.nv);
     MatX<T> H(m.nv, m.nv);

@@ -13,6 +13,7 @@
 #include "checks/random_model.hpp"
 #include "io/model_io.hpp"
 #include "tests/test_paths.hpp"
+#include "tests/tree_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,15 +31,6 @@ struct Case {
   LoadedModel lm;
   StateDesc state;
 };
-
-StateDesc exact_state(const RandomState& s) {
-  StateDesc st;
-  for (double x : s.q) st.q.push_back(Num::exact(x));
-  for (double x : s.qd) st.qd.push_back(Num::exact(x));
-  for (double x : s.qdd) st.qdd.push_back(Num::exact(x));
-  for (double x : s.tau) st.tau.push_back(Num::exact(x));
-  return st;
-}
 
 std::vector<Case> cases() {
   std::vector<Case> out;

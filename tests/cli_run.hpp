@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -114,18 +115,37 @@ inline std::vector<std::string> words(const std::string& line) {
 }
 
 // A folder of the test's own, temp/rbdref_SUITE_PID_TEST, made empty before the test and removed
-// after it: the files the test writes and the captured output (stdout.txt, stderr.txt) of the
-// commands it runs.
-class CliFolderTest : public ::testing::Test {
+// after it. A parameterized test's names hold '/' ("Urdf/Corpus", "Loads/3"), which would make the
+// folder one inside another that remove_all leaves behind, empty: they are written with '_'.
+// Base: ::testing::Test, or ::testing::TestWithParam<P> for a parameterized suite.
+template <class Base>
+class TestFolder : public Base {
  protected:
   void SetUp() override {
     const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           (std::string("rbdref_") + t->test_suite_name() + "_" + std::to_string(::getpid()) + "_" + t->name());
+    std::string name = std::string("rbdref_") + t->test_suite_name() + "_" + std::to_string(::getpid()) + "_" + t->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    dir_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // `rbdref ARGS`, its standard output and error captured in capture/ below the folder, apart from
+  // the files the command writes.
+  CliRun run_captured(const std::vector<std::string>& args) const {
+    const std::filesystem::path capture = dir_ / "capture";
+    std::filesystem::create_directories(capture);
+    return run_rbdref(args, capture.string());
+  }
+
+  std::filesystem::path dir_;
+};
+
+// The test's folder holds the files the test writes and the captured output (stdout.txt,
+// stderr.txt) of the commands it runs.
+class CliFolderTest : public TestFolder<::testing::Test> {
+ protected:
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::string write(const std::string& name, const std::string& text) const {
@@ -144,8 +164,6 @@ class CliFolderTest : public ::testing::Test {
     for (const auto& e : std::filesystem::directory_iterator(dir_))
       EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << "temporary left: " << e.path();
   }
-
-  std::filesystem::path dir_;
 };
 
 }  // namespace rbd::test

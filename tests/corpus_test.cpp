@@ -128,27 +128,18 @@ std::string describe(const Entry& e) {
   return s;
 }
 
-class Corpus : public ::testing::TestWithParam<size_t> {
+// The test's folder (TestFolder, tests/cli_run.hpp) holds the commands' captured output in
+// capture/ and their outputs in scratch folders beside it.
+class Corpus : public TestFolder<::testing::TestWithParam<size_t>> {
  protected:
-  void SetUp() override {
-    // A parameterized test's name is "LoadsOrIsRefusedAsStated/<entry>": the '/' would make base_ a
-    // folder inside another, which TearDown's remove_all would leave behind, empty.
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    base_ = fs::temp_directory_path() / ("rbdref_corpus_" + std::to_string(::getpid()) + "_" + name);
-    fs::remove_all(base_);
-    fs::create_directories(base_ / "capture");
-  }
-  void TearDown() override { fs::remove_all(base_); }
-
   // A fresh, empty output folder.
   std::string scratch(const std::string& name) {
-    const fs::path p = base_ / name;
+    const fs::path p = dir_ / name;
     fs::remove_all(p);
     fs::create_directories(p);
     return p.string();
   }
-  CliRun run(const std::vector<std::string>& args) { return run_rbdref(args, (base_ / "capture").string()); }
+  CliRun run(const std::vector<std::string>& args) { return run_captured(args); }
 
   static std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& opts,
                                        const std::vector<std::string>& tail) {
@@ -238,7 +229,6 @@ class Corpus : public ::testing::TestWithParam<size_t> {
     }
   }
 
-  fs::path base_;
 };
 
 TEST(CorpusTable, EveryFileHasAnEntryAndAStyleHeader) {

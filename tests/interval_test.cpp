@@ -169,16 +169,6 @@ TEST(Interval, SineAndCosineAreEnclosedAtAnyArgument) {
 
 // ---- The proof of an evaluation ----
 
-StateDesc exact_state(const Model<double>& layout, std::uint64_t seed) {
-  const RandomState r = random_state(layout, seed);
-  StateDesc s;
-  for (double x : r.q) s.q.push_back(Num::exact(x));
-  for (double x : r.qd) s.qd.push_back(Num::exact(x));
-  for (double x : r.qdd) s.qdd.push_back(Num::exact(x));
-  for (double x : r.tau) s.tau.push_back(Num::exact(x));
-  return s;
-}
-
 // Entries k of the proven quantities where |oracle - value| > radius + the oracle's own error
 // (10^-110 of its quantity's scale); "" when none.
 std::string escapes(const Evaluation& ev, const Proof& proof, const Evaluation& oracle, const std::vector<std::string>& skip = {}) {
@@ -236,7 +226,7 @@ TEST_P(ProofOfBundledTrees, OracleInsideEveryRadiusAndTargetsReached) {
   const Model<double> layout = build_model<double>(lm.desc);
   const Precision p = *Precision::parse("bin50");
   for (std::uint64_t seed : {1, 2}) {
-    const StateDesc state = exact_state(layout, seed);
+    const StateDesc state = exact_state(random_state(layout, seed));
     const Evaluation ev = evaluate_certified(p, lm.desc, state);
     const Proof proof = prove(ev, lm.desc, state);
     const Evaluation oracle = evaluate(*Precision::parse("mpfr:120"), lm.desc, state);
@@ -526,7 +516,7 @@ TEST(ProofOfHugeAngles, AngleOf1e300IsProvenNotRefused) {
 TEST(ProofOfDegenerateH, SingularHProvesNoAccelerationAndNoFactor) {
   const ModelDesc d = massless_prismatic_leaf();
   const Model<double> layout = build_model<double>(d);
-  const StateDesc state = exact_state(layout, 3);
+  const StateDesc state = exact_state(random_state(layout, 3));
   const Evaluation ev = evaluate_certified(*Precision::parse("bin50"), d, state);
   const Proof proof = prove(ev, d, state);
   for (const char* name : {"qdd", "L", "D"}) {

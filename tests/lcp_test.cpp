@@ -60,14 +60,45 @@ void expect_certified(const MatX<T>& M, const VecX<T>& d, const LcpResult<T>& r,
   }
 }
 
+// A random PSD problem drawn from `rnd`: M = AᵀA with A k x n (n = 1 + the integer part of a draw
+// from [0, n_draw); 1 ≤ k ≤ n + 1, singular when k < n, as with redundant or dependent contact
+// normals), d random, and in half the problems d = |d| - M x instead (solvable by construction: λ =
+// x is feasible). With `degenerate`, also A's last column a repeated or opposed first one (a
+// duplicated contact normal) in 40 % of the problems with n > 1, and d(0) = 0 in 20 %.
+template <class T>
+struct RandomLcp {
+  int n = 0, k = 0;
+  bool repeated = false;
+  MatX<T> M;
+  VecX<T> d;
+};
+
+template <class T>
+RandomLcp<T> random_psd_lcp(Rand& rnd, double n_draw, bool degenerate) {
+  RandomLcp<T> p;
+  p.n = 1 + static_cast<int>(rnd(0, n_draw));
+  p.k = 1 + static_cast<int>(rnd(0, p.n + 0.999));
+  MatX<T> A = rnd.mat<T>(p.k, p.n);
+  if (degenerate) {
+    p.repeated = p.n > 1 && rnd() > 0.6;
+    if (p.repeated) A.col(p.n - 1) = A.col(0) * T(rnd() > 0 ? 1 : -1);
+  }
+  p.M = A.transpose() * A;
+  p.d.resize(p.n);
+  VecX<T> x(p.n);
+  for (int i = 0; i < p.n; ++i) p.d(i) = T(rnd()), x(i) = T(rnd(0, 1));
+  if (rnd() > 0.5) p.d = VecX<T>(p.d.cwiseAbs()) - p.M * x;
+  if (degenerate && rnd() > 0.8) p.d(0) = T(0);
+  return p;
+}
+
 template <class T>
 class Lcp : public ::testing::Test {};
 TYPED_TEST_SUITE(Lcp, Scalars, ScalarName);
 
-// Random PSD problems M = AᵀA (A k x n, k ≤ n + 1: singular when k < n, as with redundant or
-// dependent contact normals; repeated columns for duplicated contacts), d random, and d = -M x + s
-// constructions that are solvable with a given active set. Lemke agrees with the enumeration on
-// existence and, where solvable, on ζ̇ and Mλ; every answer carries its certificate.
+// Random PSD problems (random_psd_lcp, with repeated columns and d(0) = 0), some solvable by
+// construction with a given active set. Lemke agrees with the enumeration on existence and, where
+// solvable, on ζ̇ and Mλ; every answer carries its certificate.
 TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
   using T = TypeParam;
   const bool dbl = std::is_same<T, double>::value;
@@ -75,17 +106,11 @@ TYPED_TEST(Lcp, AgreesWithEnumerationOnRandomPsdProblems) {
   Rand rnd;
   int solved = 0, infeasible = 0, singular = 0;
   for (int c = 0; c < cases; ++c) {
-    const int n = 1 + static_cast<int>(rnd(0, 6.999));
-    const int k = 1 + static_cast<int>(rnd(0, n + 0.999));
-    MatX<T> A = rnd.mat<T>(k, n);
-    const bool repeated = n > 1 && rnd() > 0.6;
-    if (repeated) A.col(n - 1) = A.col(0) * T(rnd() > 0 ? 1 : -1);  // a repeated or opposed normal
-    const MatX<T> M = A.transpose() * A;
-    VecX<T> d(n), x(n);
-    for (int i = 0; i < n; ++i) d(i) = T(rnd()), x(i) = T(rnd(0, 1));
-    if (rnd() > 0.5) d = VecX<T>(d.cwiseAbs()) - M * x;  // solvable by construction (λ = x is feasible)
-    if (rnd() > 0.8) d(0) = T(0);                         // degenerate
-    singular += k < n || repeated;
+    const RandomLcp<T> p = random_psd_lcp<T>(rnd, 6.999, true);
+    const int n = p.n, k = p.k;
+    const MatX<T>& M = p.M;
+    const VecX<T>& d = p.d;
+    singular += k < n || p.repeated;
     const Enumerated<T> e = enumerate<T>(M, d, dbl ? 1e-9 : 1e-40);
     const LcpResult<T> r = solve_lcp<T>(M, d);
     const std::string what = "case " + std::to_string(c) + " (n " + std::to_string(n) + ", rank ≤ " + std::to_string(k) + ")";
@@ -141,13 +166,9 @@ TYPED_TEST(Lcp, DecisionsDoNotDependOnUnits) {
   Rand rnd;
   int solved = 0, infeasible = 0;
   for (int c = 0; c < cases; ++c) {
-    const int n = 1 + static_cast<int>(rnd(0, 5.999));
-    const int k = 1 + static_cast<int>(rnd(0, n + 0.999));
-    const MatX<T> A = rnd.mat<T>(k, n);
-    const MatX<T> M = A.transpose() * A;
-    VecX<T> d(n), x(n);
-    for (int i = 0; i < n; ++i) d(i) = T(rnd()), x(i) = T(rnd(0, 1));
-    if (rnd() > 0.5) d = VecX<T>(d.cwiseAbs()) - M * x;
+    const RandomLcp<T> p = random_psd_lcp<T>(rnd, 5.999, false);
+    const MatX<T>& M = p.M;
+    const VecX<T>& d = p.d;
     const LcpResult<T> r = solve_lcp<T>(M, d);
     ASSERT_NE(r.status, LcpResult<T>::Failed) << "case " << c << ": " << r.message;
     (r.status == LcpResult<T>::Solved ? solved : infeasible)++;

@@ -6,7 +6,10 @@
 #include "io/model_io.hpp"
 #include "tests/test_paths.hpp"
 #include "io/state_io.hpp"
+#include "reference/loops/constraints.hpp"
 #include "reference/tree/integrate.hpp"
+
+#include <gtest/gtest.h>
 
 #include <string>
 
@@ -57,6 +60,25 @@ inline LoadedModel with_shifted_closure(LoadedModel lm) {
   for (Num& x : lm.desc.loop_joints.at(0).pred.origin.xyz)
     x = Num::decimal(to_decimal(bin100(x.as<bin100>() + from_decimal<bin100>("0.01")), 40));
   return lm;
+}
+
+// Every bundled mechanism off its closure manifold (displaced_off_closure), as it is and with its
+// closure shifted (with_shifted_closure), and its loop constraints there in loop-local frames with
+// Baumgarte's α = β = 5: f(model, q, q̇, τ, constraints), under a trace naming the case. Stops at
+// the first fatal failure, as the loop of one test would.
+template <class T, class F>
+void for_each_off_closure(F&& f) {
+  for (const BundledLoop& b : kBundledLoops)
+    for (const bool shifted : {false, true}) {
+      SCOPED_TRACE(std::string(b.name) + (shifted ? ", closure shifted 0.01" : ""));
+      const LoadedModel lm = shifted ? with_shifted_closure(load_bundled(b)) : load_bundled(b);
+      const Model<T> m = build_model<T>(lm.desc);
+      const StateDesc st = bundled_state(b, lm.desc);
+      const VecX<T> qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
+      const VecX<T> q = displaced_off_closure<T>(m, to_vec<T>(st.q));
+      f(m, q, qd, tau, loop_constraints<T>(m, q, qd, LoopFrame::Local, T(5), T(5)));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
 }
 
 }  // namespace rbd::test

@@ -223,16 +223,13 @@ RC_GTEST_PROP(LoopPropertiesSlow, RandomClosures_bin50, ()) { loop_property<bin5
 
 // ---- 2. bundled loop models -------------------------------------------------------------------
 
-using Bundled = BundledLoop;
-const auto& kBundled = kBundledLoops;
-
 template <class T>
 class BundledLoops : public ::testing::Test {};
 TYPED_TEST_SUITE(BundledLoops, Scalars, ScalarName);
 
 TYPED_TEST(BundledLoops, AssembledStatesAreConsistentAndChecksPass) {
   using T = TypeParam;
-  for (const Bundled& b : kBundled) {
+  for (const BundledLoop& b : kBundledLoops) {
     SCOPED_TRACE(b.name);
     const LoadedModel lm = load_bundled(b, false);
     const Model<T> m = build_model<T>(lm.desc);
@@ -264,15 +261,8 @@ TYPED_TEST(BundledLoops, OffTheClosureTheThreeMethodsSolveOneLeastSquares) {
   using T = TypeParam;
   const bool dbl = std::is_same<T, double>::value;
   int inconsistent = 0;
-  for (const Bundled& b : kBundled)
-  for (const bool shifted : {false, true}) {
-    SCOPED_TRACE(std::string(b.name) + (shifted ? ", closure shifted 0.01" : ""));
-    const LoadedModel lm = shifted ? with_shifted_closure(load_bundled(b)) : load_bundled(b);
-    const Model<T> m = build_model<T>(lm.desc);
-    const StateDesc st = bundled_state(b, lm.desc);
-    const VecX<T> qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
-    const VecX<T> q = displaced_off_closure<T>(m, to_vec<T>(st.q));
-    const LoopConstraints<T> lc = loop_constraints<T>(m, q, qd, LoopFrame::Local, T(5), T(5));
+  for_each_off_closure<T>([&](const Model<T>& m, const VecX<T>& q, const VecX<T>& qd, const VecX<T>& tau,
+                              const LoopConstraints<T>& lc) {
     const VecX<T> rhs = lc.k + lc.k_stab;
     const MatX<T> H = crba<T>(m, q);
     const VecX<T> tp = tau - bias<T>(m, q, qd);
@@ -294,7 +284,7 @@ TYPED_TEST(BundledLoops, OffTheClosureTheThreeMethodsSolveOneLeastSquares) {
       RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(lc.K * qdd - Prhs)), tol<T>(k) * scale * qscale, std::string(name) + ": K q̈ = P rhs");
     RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(m3.fd.qdd - m1.qdd)), tol<T>(k) * qscale, "projection vs KKT");
     RBD_EXPECT_RESIDUAL(max_abs(VecX<T>(m2.qdd - m1.qdd)), tol<T>(k) * qscale, "λ first vs KKT");
-  }
+  });
   EXPECT_GE(inconsistent, 3);
 }
 
@@ -311,7 +301,7 @@ TYPED_TEST(BundledLoops, OffTheClosureTheThreeMethodsSolveOneLeastSquares) {
 // is on the closed-form curve to its precision. Off the curve K's rank is 3 (δ = 1e-3 away).
 TYPED_TEST(BundledLoops, BennettLinkageFollowsItsClosedForm) {
   using T = TypeParam;
-  const Bundled b = kBundled[9];
+  const BundledLoop b = kBundledLoops[9];
   ASSERT_EQ(std::string(b.name), "bennett");
   const LoadedModel lm = load_bundled(b, false);
   const Model<T> m = build_model<T>(lm.desc);
@@ -374,7 +364,7 @@ TYPED_TEST(BundledLoops, BennettLinkageFollowsItsClosedForm) {
 // their tolerance either way).
 TEST(Assembly, BennettClosesToTheLastDigitAtBin100) {
   using T = bin100;
-  const Bundled b = kBundled[9];
+  const BundledLoop b = kBundledLoops[9];
   const LoadedModel lm = load_bundled(b, false);
   const Model<T> m = build_model<T>(lm.desc);
   const StateDesc st = bundled_state(b, lm.desc, "start");
@@ -395,7 +385,7 @@ TEST(Assembly, BennettClosesToTheLastDigitAtBin100) {
 // on every bundled mechanism (double; slider_crank and stewart_gough also at bin50). Planted and
 // caught: β instead of β² in k_stab (the error then decays along another curve).
 template <class T>
-void expect_baumgarte(const Bundled& b) {
+void expect_baumgarte(const BundledLoop& b) {
   SCOPED_TRACE(b.name);
   const LoadedModel lm = load_bundled(b, false);
   const Model<T> m = build_model<T>(lm.desc);
@@ -407,13 +397,13 @@ void expect_baumgarte(const Bundled& b) {
 }
 
 TEST(BundledLoopModels, BaumgarteDecaysAsDesigned) {
-  for (const Bundled& b : kBundled) expect_baumgarte<double>(b);
-  for (const Bundled& b : kBundled)
+  for (const BundledLoop& b : kBundledLoops) expect_baumgarte<double>(b);
+  for (const BundledLoop& b : kBundledLoops)
     if (std::string(b.name) == "slider_crank" || std::string(b.name) == "stewart_gough") expect_baumgarte<bin50>(b);
 }
 
 TEST(BundledLoopModels, UrdfWithLoopsFileEqualsCanonicalVersion2) {
-  for (const Bundled& b : kBundled) {
+  for (const BundledLoop& b : kBundledLoops) {
     SCOPED_TRACE(b.name);
     const LoadedModel a = load_bundled(b, false), c = load_bundled(b, true);
     const Model<bin50> ma = build_model<bin50>(a.desc), mc = build_model<bin50>(c.desc);
@@ -433,7 +423,7 @@ TYPED_TEST_SUITE(Assembly, Scalars, ScalarName);
 
 TYPED_TEST(Assembly, NewtonReachesTheLastDigitsAndProjectsTheVelocity) {
   using T = TypeParam;
-  for (const Bundled& b : kBundled) {
+  for (const BundledLoop& b : kBundledLoops) {
     if (std::string(b.name) == "parallelogram") continue;  // its state file is written by hand
     SCOPED_TRACE(b.name);
     const LoadedModel lm = load_bundled(b, false);
@@ -460,7 +450,7 @@ TYPED_TEST(Assembly, NewtonReachesTheLastDigitsAndProjectsTheVelocity) {
 TEST(Assembly, AnUnclosableLoopIsReportedNotForced) {
   // The slider-crank with the rod's pin moved 0.3 off the plane (along the pin's axis, which its
   // revolute loop joint does not let slide) cannot close: every tree joint moves in the plane.
-  const Bundled b = kBundled[1];
+  const BundledLoop b = kBundledLoops[1];
   LoadedModel lm = load_bundled(b, false);
   lm.desc.loop_joints[0].pred.origin.xyz[1] = Num::decimal("0.3");
   const Model<double> m = build_model<double>(lm.desc);
@@ -535,7 +525,7 @@ TYPED_TEST_SUITE(Fig83, Scalars, ScalarName);
 
 TYPED_TEST(Fig83, ClosedFormGammaGgEqualSection88) {
   using T = TypeParam;
-  const Bundled b = kBundled[2];
+  const BundledLoop b = kBundledLoops[2];
   const LoadedModel lm = load_bundled(b, false);
   const Model<T> m = build_model<T>(lm.desc);
   const std::array<int, 4> idx = fig83_dofs<T>(m);
@@ -571,7 +561,7 @@ TYPED_TEST(Fig83, ClosedFormGammaGgEqualSection88) {
 // fig. 8.3's G, g (no K, no k, no elimination), against the three methods of §8.5.
 TYPED_TEST(Fig83, ForwardDynamicsThroughTheClosedFormEqualsTheThreeMethods) {
   using T = TypeParam;
-  const LoadedModel lm = load_bundled(kBundled[2], false);
+  const LoadedModel lm = load_bundled(kBundledLoops[2], false);
   const Model<T> m = build_model<T>(lm.desc);
   const std::array<int, 4> idx = fig83_dofs<T>(m);
   const T l1 = from_decimal<T>("0.35"), l2 = from_decimal<T>("0.6");
@@ -609,9 +599,9 @@ TYPED_TEST_SUITE(LoopID, Scalars, ScalarName);
 
 TYPED_TEST(LoopID, ProperOverAndUnderActuation) {
   using T = TypeParam;
-  const LoadedModel lm = load_bundled(kBundled[2], false);
+  const LoadedModel lm = load_bundled(kBundledLoops[2], false);
   const Model<T> m = build_model<T>(lm.desc);
-  const StateDesc st = bundled_state(kBundled[2], lm.desc);
+  const StateDesc st = bundled_state(kBundledLoops[2], lm.desc);
   const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd);
   const std::array<int, 4> idx = fig83_dofs<T>(m);
   const MatX<T> H = crba<T>(m, q);
@@ -676,7 +666,7 @@ TYPED_TEST_SUITE(LoopClusters, Scalars, ScalarName);
 TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
   using T = TypeParam;
   // Two slider-cranks side by side: the slider-crank's tree twice, each closed on its own.
-  LoadedModel two = load_bundled(kBundled[1], false);
+  LoadedModel two = load_bundled(kBundledLoops[1], false);
   {
     ModelDesc& d = two.desc;
     const int nb = static_cast<int>(d.bodies.size());
@@ -693,7 +683,7 @@ TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
     l.succ.body += nb;
     d.loop_joints.push_back(l);
   }
-  const StateDesc st1 = bundled_state(kBundled[1], load_bundled(kBundled[1], false).desc);
+  const StateDesc st1 = bundled_state(kBundledLoops[1], load_bundled(kBundledLoops[1], false).desc);
   struct Case {
     std::string name;
     ModelDesc desc;
@@ -702,9 +692,9 @@ TYPED_TEST(LoopClusters, BlockByBlockEqualsWholeK) {
   };
   std::vector<Case> cases;
   for (int i : {5, 6, 3}) {  // six_bar, ladder4, delta3
-    const LoadedModel lm = load_bundled(kBundled[i], false);
-    const StateDesc st = bundled_state(kBundled[i], lm.desc);
-    cases.push_back({kBundled[i].name, lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), 1});
+    const LoadedModel lm = load_bundled(kBundledLoops[i], false);
+    const StateDesc st = bundled_state(kBundledLoops[i], lm.desc);
+    cases.push_back({kBundledLoops[i].name, lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), 1});
   }
   VecX<T> q2(6), qd2(6);
   q2 << to_vec<T>(st1.q), to_vec<T>(st1.q);
@@ -786,15 +776,15 @@ TYPED_TEST(LoopClusters, ForwardDynamicsOnTheBlocksEqualsTheDenseMethods) {
     VecX<T> q, qd, tau;
   };
   std::vector<Case> cases;
-  for (const Bundled& b : kBundled)
+  for (const BundledLoop& b : kBundledLoops)
     for (const bool shifted : {false, true}) {
       const LoadedModel lm = shifted ? with_shifted_closure(load_bundled(b)) : load_bundled(b);
       const StateDesc st = bundled_state(b, lm.desc);
       cases.push_back({std::string(b.name) + (shifted ? ", shifted" : ""), lm.desc, to_vec<T>(st.q), to_vec<T>(st.qd), to_vec<T>(st.tau)});
     }
   {
-    const LoadedModel sc = load_bundled(kBundled[1]);
-    const StateDesc st = bundled_state(kBundled[1], sc.desc);
+    const LoadedModel sc = load_bundled(kBundledLoops[1]);
+    const StateDesc st = bundled_state(kBundledLoops[1], sc.desc);
     const int n1 = static_cast<int>(st.q.size());
     VecX<T> q(1 + 2 * n1), qd(1 + 2 * n1), tau(1 + 2 * n1);
     q << from_decimal<T>("0.25"), to_vec<T>(st.q), to_vec<T>(st.q);
@@ -842,10 +832,10 @@ TYPED_TEST_SUITE(ActiveLoops, Scalars, ScalarName);
 
 TYPED_TEST(ActiveLoops, TauAIsThePinTorqueThroughTheLoopJacobian) {
   using T = TypeParam;
-  LoadedModel lm = load_bundled(kBundled[2], false);
+  LoadedModel lm = load_bundled(kBundledLoops[2], false);
   lm.desc.loop_joints[0].active = true;
   const Model<T> m = build_model<T>(lm.desc);
-  const StateDesc st = bundled_state(kBundled[2], lm.desc);
+  const StateDesc st = bundled_state(kBundledLoops[2], lm.desc);
   const VecX<T> q = to_vec<T>(st.q), qd = to_vec<T>(st.qd), tau = to_vec<T>(st.tau);
   const T tk = from_decimal<T>("1.75");
   const std::vector<VecX<T>> tl{(VecX<T>(1) << tk).finished()};
@@ -875,7 +865,7 @@ TYPED_TEST(ActiveLoops, TauAIsThePinTorqueThroughTheLoopJacobian) {
 // ---- 5. the book's rounding note: a loop 1 km out ---------------------------------------------
 
 TEST(FarLoop, LocalFrameKeepsTheDigitsTheBaseFrameLoses) {
-  for (const Bundled& b : {kBundled[7], kBundled[8]}) {
+  for (const BundledLoop& b : {kBundledLoops[7], kBundledLoops[8]}) {
     SCOPED_TRACE(b.name);
     const LoadedModel lm = load_bundled(b, false);
     const StateDesc st = bundled_state(b, lm.desc);

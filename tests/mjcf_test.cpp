@@ -118,31 +118,24 @@ const std::vector<Entry>& table() {
   return t;
 }
 
-class MjcfCorpus : public ::testing::TestWithParam<size_t> {
+// The test's folder (TestFolder, tests/cli_run.hpp): the commands' captured output in capture/,
+// their outputs beside it.
+class MjcfCorpus : public TestFolder<::testing::TestWithParam<size_t>> {
  protected:
-  void SetUp() override {
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    base_ = fs::temp_directory_path() / ("rbdref_mjcf_" + std::to_string(::getpid()) + "_" + name);
-    fs::remove_all(base_);
-    fs::create_directories(base_ / "capture");
-  }
-  void TearDown() override { fs::remove_all(base_); }
-  CliRun run(const std::vector<std::string>& args) { return run_rbdref(args, (base_ / "capture").string()); }
-  fs::path base_;
+  CliRun run(const std::vector<std::string>& args) { return run_captured(args); }
 };
 
 TEST_P(MjcfCorpus, LoadsOrIsRefusedAsStatedAndAgreesWithMuJoCo) {
   const Entry& e = table()[GetParam()];
   const std::string path = kCorpus + "/" + e.file;
-  const std::string out = (base_ / "model.json").string();
+  const std::string out = (dir_ / "model.json").string();
   const CliRun c = run({"convert", path, "--out", out});
   if (!e.error.empty()) {
     EXPECT_EQ(c.status, 2) << e.file << ": " << c.describe() << "\n" << c.err;
     EXPECT_NE(c.err.find(e.file), std::string::npos) << c.err;
     for (const std::string& part : e.error) EXPECT_NE(c.err.find(part), std::string::npos) << e.file << ": no [" << part << "] in\n" << c.err;
     EXPECT_FALSE(fs::exists(out)) << e.file << ": a refused model wrote " << out;
-    const CliRun ev = run({"eval", path, "--out", (base_ / "eval.json").string()});
+    const CliRun ev = run({"eval", path, "--out", (dir_ / "eval.json").string()});
     EXPECT_EQ(ev.status, 2) << e.file << " (eval): " << ev.err;
     return;
   }
@@ -152,7 +145,7 @@ TEST_P(MjcfCorpus, LoadsOrIsRefusedAsStatedAndAgreesWithMuJoCo) {
   EXPECT_EQ(model.value("loop_joints", json::array()).size(), static_cast<size_t>(e.loops)) << e.file;
 
   // The canonical JSON is the same model: its H at a fixture's samples equals the MJCF's.
-  const std::string fx = (base_ / "f.json").string();
+  const std::string fx = (dir_ / "f.json").string();
   const CliRun f = run({"fixture", path, "--samples", "2", "--out", fx});
   ASSERT_EQ(f.status, 0) << e.file << ": " << f.err;
   const Fixture fix = read_fixture_file(fx);
@@ -167,7 +160,7 @@ TEST_P(MjcfCorpus, LoadsOrIsRefusedAsStatedAndAgreesWithMuJoCo) {
   for (const auto& ad : available_adapters())
     if (ad->name() == "mujoco-mjcf" || ad->name() == "mujoco-js-mjcf") engines += (engines.empty() ? "" : ",") + ad->name();
   ASSERT_NE(engines.find("mujoco-mjcf"), std::string::npos) << "MuJoCo 2.2.2 (libmujoco-dev) is installed by setup.sh";
-  const std::string aud = (base_ / "audit").string();
+  const std::string aud = (dir_ / "audit").string();
   const CliRun a = run({"audit", "--model", path, "--engines", engines, "--samples", "3", "--no-cache", "--no-baseline", "--out", aud});
   ASSERT_TRUE(a.status == 0 || a.status == 1) << e.file << ": " << a.describe() << "\n" << a.err;
   int ran = 0;
@@ -400,8 +393,8 @@ TEST(NumExprTest, ALongSumEvaluatesAndIsReleasedWithoutRecursion) {
 
 // settotalmass scales every body by S / Σ m_i: one factor in every body's mass. The cost of reading
 // and building the model is linear in the bodies (each node of the shared sum evaluated once per
-// precision), counted in evaluated operations (it used to be quadratic: 4,000 bodies took 41 s);
-// and the masses then sum to S.
+// precision), counted in evaluated operations, not timed (its time: docs/benchmarks.md,
+// "Readers"); and the masses then sum to S.
 TEST(MjcfSemantics, SettotalmassIsExactAndLinearInTheBodies) {
   auto model = [](int n) {
     std::string x = "<mujoco><compiler settotalmass='10'/><worldbody>";

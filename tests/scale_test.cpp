@@ -479,12 +479,7 @@ TEST(RawTreeMatrix, CertifiedDigitsFromStoredEntriesEqualThoseOfEveryEntry) {
   for (const ModelDesc& d : models) {
     const Model<double> m = build_model<double>(d);
     const RandomState rs = random_state(m, 11, 1.0);
-    auto nums = [](const std::vector<double>& v) {
-      std::vector<Num> out;
-      for (double x : v) out.push_back(Num::exact(x));
-      return out;
-    };
-    const StateDesc st{nums(rs.q), nums(rs.qd), nums(rs.qdd), nums(rs.tau), {}, {}, {}};
+    const StateDesc st = exact_state(rs);
     Evaluation fast = evaluate(lo_p, d, st, {}, false, EvaluationText::Deferred);
     const Evaluation hi = evaluate(hi_p, d, st, {}, false, EvaluationText::RawOnly);
     Evaluation slow = fast;

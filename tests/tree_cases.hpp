@@ -5,6 +5,8 @@
 #pragma once
 
 #include "checks/random_model.hpp"
+#include "io/numbers.hpp"
+#include "io/state_io.hpp"
 #include "tests/test_util.hpp"
 
 #include <cstdint>
@@ -41,6 +43,16 @@ RandomCase<T> random_case(const ModelDesc& d, std::uint64_t state_seed, double s
   c.tau = exact_vec<T>(s.tau);
   return c;
 }
+// A random state as a state document of exact binary doubles (what evaluate() and prove() read).
+inline StateDesc exact_state(const RandomState& s) {
+  StateDesc st;
+  st.q = exact_nums(s.q);
+  st.qd = exact_nums(s.qd);
+  st.qdd = exact_nums(s.qdd);
+  st.tau = exact_nums(s.tau);
+  return st;
+}
+
 // ... of random_tree(spec, model_seed).
 template <class T>
 RandomCase<T> random_case(const TreeSpec& spec, std::uint64_t model_seed, std::uint64_t state_seed, double scale = 1.0) {

@@ -22,13 +22,6 @@ namespace rbd::test {
 namespace {
 
 template <class T>
-VecX<T> vec(const std::vector<double>& x) {
-  VecX<T> v(static_cast<Eigen::Index>(x.size()));
-  for (size_t k = 0; k < x.size(); ++k) v(static_cast<Eigen::Index>(k)) = T(x[k]);
-  return v;
-}
-
-template <class T>
 void expect_same(const MatX<T>& a, const MatX<T>& b, const std::string& what) {
   ASSERT_EQ(a.rows(), b.rows()) << what;
   ASSERT_EQ(a.cols(), b.cols()) << what;
@@ -49,7 +42,7 @@ void kinematics_short_route_is_the_books() {
     if (std::string(file) != "all_joints.json") EXPECT_GT(short_route, 0) << file;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const RandomState s = random_state(build_model<double>(d), seed);
-      const VecX<T> q = vec<T>(s.q), qd = vec<T>(s.qd);
+      const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd);
       const TreeKinematics<T> k = kinematics<T>(m, q, qd);
       for (int i = 0; i < m.NB; ++i) {
         const std::string at = std::string(file) + " seed " + std::to_string(seed) + " body " + m.body_name[i];
@@ -84,7 +77,7 @@ void reuse_matches_allocating_forms() {
     const Model<T> m = build_model<T>(d);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const RandomState s = random_state(build_model<double>(d), seed);
-      const VecX<T> q = vec<T>(s.q), qd = vec<T>(s.qd), qa = vec<T>(s.qdd), ta = vec<T>(s.tau);
+      const VecX<T> q = exact_vec<T>(s.q), qd = exact_vec<T>(s.qd), qa = exact_vec<T>(s.qdd), ta = exact_vec<T>(s.tau);
       const std::string at = std::string(file) + " seed " + std::to_string(seed);
       rnea<T>(m, q, qd, qa, ws, tau);
       expect_same<T>(tau, rnea<T>(m, q, qd, qa), "rnea " + at);
@@ -155,7 +148,7 @@ void crba_loop_orders_agree() {
   ASSERT_FALSE(subtrees_contiguous(lb));  // the walk
   const RandomState s = random_state(ld, 11);
   // q of the bfs model: each joint's coordinates moved with its body
-  VecX<T> qd = vec<T>(s.q), qb(qd.size());
+  VecX<T> qd = exact_vec<T>(s.q), qb(qd.size());
   for (int i = 0; i < ld.NB; ++i) {
     int j = -1;
     for (int b = 0; b < lb.NB; ++b)

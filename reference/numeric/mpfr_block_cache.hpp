@@ -2,9 +2,9 @@
 //
 // rbd::mpfr, the run-time precision MPFR type, allocates the limbs of every value it creates,
 // temporaries included: one malloc and one free per arithmetic result. Profiled on RNEA of the
-// humanoid at 50 digits (perf, g++ -O2), glibc's malloc and free took about a third of the time
-// (malloc, _int_malloc, _int_free, free, malloc_consolidate: the bursts of frees of one size
-// overflow glibc's per-thread cache of 7 blocks) against ~9 % for MPFR's arithmetic.
+// humanoid at 50 digits, glibc's malloc and free took several times what MPFR's arithmetic took
+// (the bursts of frees of one size overflow glibc's per-thread cache of 7 blocks;
+// docs/benchmarks.md, "Allocation counting and MPFR's heap").
 //
 // install_mpfr_block_cache() sets GMP's allocation functions (mp_set_memory_functions; MPFR
 // allocates through them) to ones that keep the blocks freed by this thread in a free list per

@@ -235,8 +235,8 @@ mpfr50 from_decimal<mpfr50>(const std::string& s) {
 }
 
 namespace {
-// "e+05", "e-123": the exponent as printf's "e%c%02lld" writes it (a snprintf per value was ~1.5 %
-// of a large fixture's time).
+// "e+05", "e-123": the exponent as printf's "e%c%02lld" writes it, without a snprintf per value
+// (docs/benchmarks.md, "Text of large fixtures").
 void append_exponent(std::string& out, long long E) {
   out += 'e';
   out += E < 0 ? '-' : '+';
@@ -267,8 +267,9 @@ std::string boost_str(const T& x, int digits) {  // float128, cpp_bin_float: max
 
 // ---- cpp_bin_float to decimal without Boost's string conversion --------------------------------
 // A fixture writes millions of bin50 values (a 2000-body chain: 4·10⁶ per sample), and Boost's
-// str() (a general conversion through dynamic cpp_int) took ~0.7 µs each at bin50, 1.2 µs at
-// bin100. For a finite x = ±m·2^p (m the B-bit integer mantissa) with p < 0 and |x| < 10^(n-1),
+// str() (a general conversion through dynamic cpp_int) is several times slower than this
+// (docs/benchmarks.md, "Scalar primitives"). For a finite x = ±m·2^p (m the B-bit integer
+// mantissa) with p < 0 and |x| < 10^(n-1),
 // the n significant digits of x are the integer D = round(m·10^s / 2^-p), s = n - 1 - E ≥ 0,
 // E = floor(log10 |x|): one exact product of limbs, a shift, and rounding to nearest with ties to
 // even on the bits shifted out (as Boost's str and MPFR round). E is first estimated from the

@@ -178,9 +178,9 @@ double to_double(const T& x) {
 //                         quadrant k mod 4. Boost's own sin and cos reduce with π at the
 //                         scalar's precision and lose log10|θ| digits (1500 units in the last
 //                         place at θ = 12345, 10⁸ at 2e9: tests/scalar_test.cpp); this keeps a few
-//                         units for |θ| < 10^digits. Series and root are ours for speed: Boost's
-//                         sin and sqrt cost 3-5 and 2.5 us at bin50 (9 and 7 at bin100), these
-//                         2.5 and 0.7 (7 and 1.5), ~0.7 and ~0.45 units of 2^-digits off the
+//                         units for |θ| < 10^digits. Series and root are ours for speed (Boost's
+//                         sin and sqrt are slower: docs/benchmarks.md, "Scalar primitives"),
+//                         ~0.7 and ~0.45 units of 2^-digits off the
 //                         exact values (measured against 2·digits + 20; the bound of the test is
 //                         2 units for the whole sin_cos). Beyond |θ| = 10^digits, where that
 //                         reduction is no longer exact enough, MPFR's (detail::sin_cos_by_mpfr).

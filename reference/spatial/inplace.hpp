@@ -26,8 +26,8 @@ namespace rbd {
 //   The 6-vector products of the per-body recursions (spatial.hpp: Xform apply / apply_into /
 //   transpose_into, crm, crf, I v) take this form for every scalar. At double, too, it is the
 //   faster one: Eigen's SSE2 packets of two doubles fit 3-vectors badly (a cross product is
-//   mostly shuffles), and the scalar statements leave the compiler free to schedule; RNEA on the
-//   humanoid took 3.59 µs through the expressions, 2.95 entrywise (docs/benchmarks.md).
+//   mostly shuffles), and the scalar statements leave the compiler free to schedule (RNEA on the
+//   humanoid: docs/benchmarks.md, "Workspace forms, and Pinocchio in one process", item 1).
 //   The 6x6 and 3x3 products (the inertia transforms, joint rotations, the articulated-inertia
 //   updates) take it for the scalars that are not built-in only (kInPlace<T>: float128, bin50,
 //   bin100, mpfr, mpfr50); at double and long double their Eigen expressions are faster (CRBA's

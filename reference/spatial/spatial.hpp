@@ -652,8 +652,9 @@ void transform_rigid_inertia_to_parent_into(const Xform<T>& X, const Mat6<T>& I,
 // then the 6x6 sum (the same numbers as the two steps). For double and long double: E, r and the
 // 10 parameters are read into local values, and each entry of the result is added to acc
 // directly, skipping h×'s diagonal and m 1's off-diagonal (exact zeros); with nothing to alias,
-// the compiler keeps the operands in registers (CRBA ~4 % faster than through the Eigen
-// expression and a 6x6 temporary; docs/benchmarks.md). Equal to acc + the dense XᵀIX up to
+// the compiler keeps the operands in registers (CRBA faster than through the Eigen expression
+// and a 6x6 temporary: docs/benchmarks.md, "Workspace forms, and Pinocchio in one process", item
+// 2). Equal to acc + the dense XᵀIX up to
 // rounding (tests/spatial_test.cpp).
 template <class T>
 RBDREF_HOT void add_rigid_inertia_to_parent(const Xform<T>& X, const Mat6<T>& I, Mat6<T>& acc, Mat6<T>& scratch) {

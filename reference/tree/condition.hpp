@@ -18,14 +18,14 @@
 //              λmin comes out with relative error ≲ n ε_P κ(H), plus the double rounding of the
 //              Lanczos arithmetic. Precision ladder (cost): P = long double (64 bits, hardware), then
 //              double-double (DoubleDouble below: ~106 bits from hardware doubles, ε taken as
-//              2^-100; a quarter of float128's software cost), then T itself, each only when T is
-//              wider; the first P whose bound 3 n ε_P κ_P ≤ 1e-9 is accepted (κ_P its own result:
+//              2^-100; cheaper than float128's software arithmetic), then T itself, each only
+//              when T is wider; the first P whose bound 3 n ε_P κ_P ≤ 1e-9 is accepted (κ_P its own result:
 //              a κ that P cannot resolve comes out large and moves up the ladder). A rung is not
 //              tried when the bound already fails for κ_lb = λmax / min_i D_i ≤ κ: each pivot
 //              D_i of LᵀDL is a Schur complement, D_i = 1 / (M⁻¹)_ii for a principal submatrix M
 //              of H, so D_i ≥ λmin(M) ≥ λmin(H) (Cauchy interlacing), and the Lanczos λmax is a
-//              lower bound of λmax(H) (a 2000-DoF chain: κ ~ 10¹⁰, long double's solves skipped,
-//              ~3 % of its fixture's CPU). With P = T, κ up
+//              lower bound of λmax(H) (a 2000-DoF chain: κ ~ 10¹⁰, long double's solves skipped;
+//              docs/benchmarks.md, "Tree algorithms: choices measured once"). With P = T, κ up
 //              to ~10^(digits(T) - 10) is resolved to ~6 significant digits (at bin50: 10^40; at
 //              double κ ≪ 10^6 is sharp, larger κ only to the digits left).
 //   Each iteration: w = A v_k - β_{k-1} v_{k-1};  α_k = v_kᵀ w;  w -= α_k v_k;  then w is

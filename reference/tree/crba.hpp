@@ -29,7 +29,8 @@
 // IC_j S_j of every DoF of i's subtree; row block i of H is S_iᵀ F over them, and then the whole
 // block is taken to λ(i) at once. Each column meets the same transforms in the same order as in
 // the table's walk, and each entry the same S_iᵀ F, so H is the same bit for bit; the numbering
-// test falls back to the walk otherwise. 10 % fewer instructions on the humanoid at double.
+// test falls back to the walk otherwise. Fewer instructions on the humanoid at double
+// (docs/benchmarks.md, "Tree algorithms: choices measured once").
 #pragma once
 
 #include "reference/tree/workspace.hpp"

@@ -79,7 +79,8 @@ void jcalc_into(const Joint<T>& jt, const T* q, const T* qd, JointKinematics<T>&
 // The constraint-force subspace T of a joint (RBDA §3.5; named Tf here to keep T for the scalar):
 // an orthonormal basis of {f : Sᵀ f = 0}, 6 x (6 - nv), from the S that jcalc returns at q. It is
 // computed on demand (loop joints and contacts need it; the tree algorithms do not, and a QR
-// per joint per call would be a fifth of their cost).
+// per joint per call would be a large share of their cost: docs/benchmarks.md, "Tree
+// algorithms: choices measured once").
 template <class T>
 Mat6K<T> force_complement(const Mat6K<T>& S);
 

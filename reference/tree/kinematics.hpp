@@ -54,7 +54,7 @@ void kinematics_into(const Model<T>& model, const VecX<T>& q, const VecX<T>& qd,
   if (vel && k.v.size() != n) k.v.resize(n), k.c.resize(n);
   // The coordinate-axis shortcuts save multiplies, which is what a multiprecision scalar pays
   // for; at double and long double Eigen's vectorized 3x3 products are as fast as the indexed
-  // scalar code, and RNEA measured ~10 % slower with them (docs/benchmarks.md).
+  // scalar code, and RNEA measured slower with them (docs/benchmarks.md, "Second pass").
   constexpr bool kShortcuts = !std::is_floating_point<T>::value;
   JointKinematics<T> J;  // one for every body (jcalc_into replaces all of it)
   Motion<T> vJ_e, zero;  // the short route's vJ = θ̇ e_k (0 between bodies) and cJ = 0
