@@ -124,54 +124,78 @@ void loop_checks(const Model<T>& m, const EngineSample& s, const NumMatrix* qddn
   }
 }
 
-// The contact checks of one sample (a model with contacts, RBDA ch. 11, frictionless rigid point
-// contacts; soft contacts enter as the known forces τ_soft of their default surface state): the
-// engine's contact forces, accelerations and post-impact velocities against T, Ṫᵀq̇, M, d, H, C
-// computed by rbdref in T at the sample's inputs. κ(H) scales the tolerances of what came out of
-// the engine's solves.
+// What the contact checks of one sample share: rbdref's own terms in T at the sample's inputs.
+// rc: the forward problem as the reference states it, the LCP over the contacts in case 3 of §11.4
+// (dynamics.hpp): a separated or separating contact has no complementarity condition, and with a
+// colliding one no acceleration-level problem is posed (those two checks are then not made).
+// τ_c = Tλ and the impulses act on every rigid contact (`rigid`, TR, Tdot), whose columns come
+// from the same contact kinematics. κ(H) scales the tolerances of what came out of the engine's
+// solves.
 template <class T>
-void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const std::function<void(CheckResult)>& add) {
-  using std::abs;
-  auto get = [&](const char* name) -> const NumMatrix* {
-    auto it = s.values.find(name);
-    return it == s.values.end() ? nullptr : &it->second;
-  };
-  const NumMatrix *lamn = get("contact_lambda"), *qddn = get("contact_qdd"), *tcn = get("contact_tau_c"),
-                  *qdpn = get("impact_qd_plus"), *implamn = get("impact_lambda");
-  if (!lamn && !qddn && !tcn && !qdpn && !implamn) return;
-  const VecX<T> q = to_vec<T>(s.q), qd = to_vec<T>(s.qd), tau = to_vec<T>(s.tau);
-  // rc: the forward problem as the reference states it, the LCP over the contacts in case 3 of
-  // §11.4 (dynamics.hpp): a separated or separating contact has no complementarity condition, and
-  // with a colliding one no acceleration-level problem is posed (those two checks are then not
-  // made). τ_c = Tλ and the impulses act on every rigid contact (`rigid`, TR, Tdot), whose columns
-  // come from the same contact kinematics.
-  const ContactDynamics<T> rc = contact_dynamics<T>(m, q, qd, tau, {}, VecX<T>(), VecX<T>(), ContactSet::Current);
+struct ContactTerms {
+  const Model<T>& m;
+  VecX<T> q, qd, tau;
+  ContactDynamics<T> rc;
   std::vector<int> rigid;
-  for (int i = 0; i < static_cast<int>(m.contacts.size()); ++i)
-    if (!m.contacts[i].has_soft) rigid.push_back(i);
-  const int nr = static_cast<int>(rigid.size()), nl = static_cast<int>(rc.rigid.size());
-  MatX<T> TR(m.nv, nr);
-  VecX<T> Tdot(nr);
-  for (int a = 0; a < nr; ++a) {
-    TR.col(a) = rc.ck.Tn.col(rigid[a]);
-    Tdot(a) = rc.ck.Tdot_qd(rigid[a]);
+  int nr = 0, nl = 0;
+  MatX<T> TR, H;
+  VecX<T> Tdot, Tdot_l, C, tau_soft;
+  double kappa = 1;
+  std::string kappa_text;
+
+  ContactTerms(const Model<T>& model, const EngineSample& s)
+      : m(model), q(to_vec<T>(s.q)), qd(to_vec<T>(s.qd)), tau(to_vec<T>(s.tau)),
+        rc(contact_dynamics<T>(model, q, qd, tau, {}, VecX<T>(), VecX<T>(), ContactSet::Current)) {
+    for (int i = 0; i < static_cast<int>(m.contacts.size()); ++i)
+      if (!m.contacts[i].has_soft) rigid.push_back(i);
+    nr = static_cast<int>(rigid.size());
+    nl = static_cast<int>(rc.rigid.size());
+    TR.resize(m.nv, nr);
+    Tdot.resize(nr);
+    for (int a = 0; a < nr; ++a) {
+      TR.col(a) = rc.ck.Tn.col(rigid[a]);
+      Tdot(a) = rc.ck.Tdot_qd(rigid[a]);
+    }
+    Tdot_l.resize(nl);
+    for (int a = 0; a < nl; ++a) Tdot_l(a) = rc.ck.Tdot_qd(rc.rigid[a]);
+    H = crba<T>(m, q);
+    C = bias<T>(m, q, qd);
+    const double kH = static_cast<double>(condition_number<T>(H));
+    kappa = std::isfinite(kH) ? kH : 1.0;
+    kappa_text = std::isfinite(kH) ? "κ(H) = " + format_number("%.4g", kH) : "κ(H) infinite: 1e3 ε";
+    tau_soft = rc.soft.tau_soft.size() == m.nv ? rc.soft.tau_soft : VecX<T>(VecX<T>::Zero(m.nv));
   }
   // The engine's λ (one per rigid contact) at the LCP's contacts.
-  auto lcp_part = [&](const VecX<T>& lam_all) {
+  VecX<T> lcp_part(const VecX<T>& lam_all) const {
     VecX<T> out(nl);
     for (int a = 0; a < nl; ++a)
       out(a) = lam_all(static_cast<Eigen::Index>(std::find(rigid.begin(), rigid.end(), rc.rigid[a]) - rigid.begin()));
     return out;
-  };
-  VecX<T> Tdot_l(nl);
-  for (int a = 0; a < nl; ++a) Tdot_l(a) = rc.ck.Tdot_qd(rc.rigid[a]);
-  const MatX<T> H = crba<T>(m, q);
-  const VecX<T> C = bias<T>(m, q, qd);
-  const double kH = static_cast<double>(condition_number<T>(H));
-  const double kappa = std::isfinite(kH) ? kH : 1.0;
-  const std::string kappa_text = std::isfinite(kH) ? "κ(H) = " + format_number("%.4g", kH) : "κ(H) infinite: 1e3 ε";
-  auto ratio = [](const T& num, const T& den) { return num == T(0) ? T(0) : num / den; };
-  const VecX<T> tau_soft = rc.soft.tau_soft.size() == m.nv ? rc.soft.tau_soft : VecX<T>(VecX<T>::Zero(m.nv));
+  }
+};
+
+template <class T>
+T ratio(const T& num, const T& den) {
+  return num == T(0) ? T(0) : num / den;
+}
+
+// The forward problem's checks (RBDA §11.4-11.6, eqs. 11.32-11.42) on the engine's contact forces
+// λ (lamn), q̈ (qddn) and τ_c (tcn), each given or null.
+template <class T>
+void forward_contact_checks(const ContactTerms<T>& t, const NumMatrix* lamn, const NumMatrix* qddn, const NumMatrix* tcn, double eps,
+                            const std::function<void(CheckResult)>& add) {
+  const ContactDynamics<T>& rc = t.rc;
+  const int nr = t.nr, nl = t.nl;
+  const MatX<T>& TR = t.TR;
+  const MatX<T>& H = t.H;
+  const VecX<T>& C = t.C;
+  const VecX<T>& tau = t.tau;
+  const VecX<T>& tau_soft = t.tau_soft;
+  const VecX<T>& Tdot = t.Tdot;
+  const VecX<T>& Tdot_l = t.Tdot_l;
+  const double kappa = t.kappa;
+  const std::string& kappa_text = t.kappa_text;
+  auto lcp_part = [&t](const VecX<T>& l) { return t.lcp_part(l); };
   // contacts.complementarity on the engine's λ: ζ̇ = Mλ + d (eqs. 11.34-11.42) with M, d exact.
   if (lamn && rc.ok && rc.posed && static_cast<int>(lamn->v.size()) == nr) {
     const VecX<T> lam = lcp_part(to_vec<T>(lamn->v));
@@ -194,9 +218,9 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
     if (lamn && nl && static_cast<int>(lamn->v.size()) == nr) {
       const VecX<T> lam = lcp_part(to_vec<T>(lamn->v));
       const T sl = max_abs(MatX<T>(lam)) > T(0) ? max_abs(MatX<T>(lam)) : T(1);
-      res = std::max(T(ratio(res, sw)), T(lam.cwiseProduct(w).cwiseAbs().maxCoeff() / (sl * (sw > T(0) ? sw : T(1)))));
+      res = std::max(T(ratio<T>(res, sw)), T(lam.cwiseProduct(w).cwiseAbs().maxCoeff() / (sl * (sw > T(0) ? sw : T(1)))));
     } else {
-      res = ratio(res, sw);
+      res = ratio<T>(res, sw);
     }
     if (rc.posed)
       add(make_check("contacts.acceleration_complementarity", res, 1e3 * eps * kappa,
@@ -209,7 +233,7 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
       const T stc = tcn ? max_abs(MatX<T>(tc)) : T(max_abs(TR) * max_abs(MatX<T>(to_vec<T>(lamn->v))));
       const T den = max_abs(H) * max_abs(MatX<T>(qdd)) + max_abs(MatX<T>(C)) + max_abs(MatX<T>(tau)) + stc +
                     max_abs(MatX<T>(tau_soft));
-      add(make_check("contacts.equation_of_motion", ratio(max_abs(MatX<T>(H * qdd + C - tau - tau_soft - tc)), den),
+      add(make_check("contacts.equation_of_motion", ratio<T>(max_abs(MatX<T>(H * qdd + C - tau - tau_soft - tc)), den),
                      1e3 * eps * kappa,
                      std::string("max|H q̈_engine + C - τ - τ_soft - τ_c| / (the terms' sizes), τ_c = ") +
                          (tcn ? "the engine's contact_tau_c" : "T λ_engine") + " (eq. 11.41); tolerance 1e3 ε κ(H), " + kappa_text));
@@ -219,13 +243,29 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
   if (tcn && lamn) {
     const VecX<T> tc = to_vec<T>(tcn->v), lam = to_vec<T>(lamn->v);
     add(make_check("contacts.tau_c_is_T_lambda",
-                   ratio(max_abs(MatX<T>(tc - TR * lam)), T(max_abs(TR) * max_abs(MatX<T>(lam)) + max_abs(MatX<T>(tc)))), 1e3 * eps,
+                   ratio<T>(max_abs(MatX<T>(tc - TR * lam)), T(max_abs(TR) * max_abs(MatX<T>(lam)) + max_abs(MatX<T>(tc)))), 1e3 * eps,
                    "max|τ_c - Tλ| / (max|T| max|λ| + max|τ_c|), T of eq. 11.31 at the input state; tolerance 1e3 ε"));
   }
+}
+
+// The impulsive step's checks (RBDA §11.7) on the engine's q̇⁺ (qdpn) and impulses (implamn, or null).
+template <class T>
+void impact_checks(const ContactTerms<T>& t, const NumMatrix* qdpn, const NumMatrix* implamn, double eps,
+                   const std::function<void(CheckResult)>& add) {
+  using std::abs;
+  const Model<T>& m = t.m;
+  const int nr = t.nr;
+  const std::vector<int>& rigid = t.rigid;
+  const MatX<T>& TR = t.TR;
+  const MatX<T>& H = t.H;
+  const VecX<T>& q = t.q;
+  const VecX<T>& qd = t.qd;
+  const double kappa = t.kappa;
+  const std::string& kappa_text = t.kappa_text;
   // The impulsive step (§11.7): ζ⁺ = Tᵀq̇⁺, w = ζ⁺ + e min(ζ⁻, 0) ≥ 0, λ ≥ 0, λᵀw = 0 (Newton
   // restitution where a contact collides, ζ⁺ ≥ 0 where it separates; frictionless; impulse.hpp),
   // H(q̇⁺ - q̇) = u (eq. 11.57), kinetic energy.
-  if (qdpn) {
+  {
     const VecX<T> qdp = to_vec<T>(qdpn->v);
     const VecX<T> zp = TR.transpose() * qdp, zm = TR.transpose() * qd;
     VecX<T> w(nr);
@@ -237,7 +277,7 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
       all_elastic = all_elastic && c.e == T(1);
     }
     const T sz = max_abs(TR) * std::max(max_abs(MatX<T>(qdp)), max_abs(MatX<T>(qd)));
-    T res = nr ? ratio(T(std::max(T(0), T(-w.minCoeff()))), sz) : T(0);
+    T res = nr ? ratio<T>(T(std::max(T(0), T(-w.minCoeff()))), sz) : T(0);
     std::string what = "max(-min(ζ⁺ + e min(ζ⁻, 0))";
     if (implamn && !frictional && nr) {
       const VecX<T> lam = to_vec<T>(implamn->v);
@@ -259,7 +299,7 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
       const VecX<T> u = TR * lam, du = H * VecX<T>(qdp - qd);
       const T vscale = std::max(max_abs(MatX<T>(qdp)), max_abs(MatX<T>(qd)));
       add(make_check("impact.momentum_balance",
-                     ratio(max_abs(MatX<T>(du - u)), T(max_abs(H) * vscale + max_abs(TR) * max_abs(MatX<T>(lam)))),
+                     ratio<T>(max_abs(MatX<T>(du - u)), T(max_abs(H) * vscale + max_abs(TR) * max_abs(MatX<T>(lam)))),
                      1e3 * eps * kappa,
                      "max|H (q̇⁺_engine - q̇) - T λ_engine| / (max|H| max(|q̇⁻|, |q̇⁺|) + max|T| max|λ|) (eq. 11.57); "
                      "tolerance 1e3 ε κ(H), " + kappa_text));
@@ -284,6 +324,24 @@ void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const 
                        "1e3 ε κ(H), " + kappa_text));
     }
   }
+}
+
+// The contact checks of one sample (a model with contacts, RBDA ch. 11, frictionless rigid point
+// contacts; soft contacts enter as the known forces τ_soft of their default surface state): the
+// engine's contact forces, accelerations and post-impact velocities against T, Ṫᵀq̇, M, d, H, C
+// computed by rbdref in T at the sample's inputs (ContactTerms).
+template <class T>
+void contact_checks(const Model<T>& m, const EngineSample& s, double eps, const std::function<void(CheckResult)>& add) {
+  auto get = [&](const char* name) -> const NumMatrix* {
+    auto it = s.values.find(name);
+    return it == s.values.end() ? nullptr : &it->second;
+  };
+  const NumMatrix *lamn = get("contact_lambda"), *qddn = get("contact_qdd"), *tcn = get("contact_tau_c"),
+                  *qdpn = get("impact_qd_plus"), *implamn = get("impact_lambda");
+  if (!lamn && !qddn && !tcn && !qdpn && !implamn) return;
+  const ContactTerms<T> terms(m, s);
+  forward_contact_checks<T>(terms, lamn, qddn, tcn, eps, add);
+  if (qdpn) impact_checks<T>(terms, qdpn, implamn, eps, add);
 }
 
 struct RunChecks {
