@@ -14,6 +14,7 @@
 #include "certify/memory.hpp"
 #include "engines/adapter.hpp"
 #include "engines/values.hpp"
+#include "python/arguments.hpp"
 #include "fixtures/fixture.hpp"
 #include "io/files.hpp"
 #include "io/input_error.hpp"
@@ -94,116 +95,6 @@ py::list bytes_list(const std::vector<std::string>& v) {
   py::list out;
   for (const std::string& s : v) out.append(py::bytes(s));
   return out;
-}
-
-// ---- arguments ---------------------------------------------------------------------------------
-// Every argument of a public function is checked by name before anything is computed or copied:
-// InputError(function, argument, what was expected), as the command line names an option. A string
-// holding NUL is refused (it would end the string early where rbdref uses it, a path or a message).
-
-std::string type_name(const py::handle& v) {
-  return v.is_none() ? "None" : py::str(v.attr("__class__").attr("__name__")).cast<std::string>();
-}
-
-// A user's string in a message: NUL written \0, long ones cut.
-std::string shown(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (out.size() > 200) return out + "...'";
-    out += c == '\0' ? std::string("\\0") : std::string(1, c);
-  }
-  return out + "'";
-}
-
-std::string string_arg(const py::handle& v, const std::string& fn, const std::string& arg, const std::string& what = "a string",
-                       bool nonempty = false) {
-  if (!py::isinstance<py::str>(v)) throw InputError(fn, arg, "expected " + what + ", got " + type_name(v));
-  const std::string t = v.cast<std::string>();
-  if (t.find('\0') != std::string::npos) throw InputError(fn, arg, "expected " + what + " without NUL, got " + shown(t));
-  if (nonempty && t.empty()) throw InputError(fn, arg, "expected " + what + ", got an empty string");
-  return t;
-}
-
-// A path: str, bytes or os.PathLike (as the file system spells it), without NUL. optional: None and
-// "" are "no file" ("").
-std::string path_arg(const py::handle& v, const std::string& fn, const std::string& arg, bool optional = false) {
-  if (optional && v.is_none()) return "";
-  if (!py::isinstance<py::str>(v) && !py::isinstance<py::bytes>(v) && !py::hasattr(v, "__fspath__"))
-    throw InputError(fn, arg, "expected a path (str or os.PathLike), got " + type_name(v));
-  std::string t;
-  try {
-    t = py::module_::import("os").attr("fsencode")(v).cast<std::string>();
-  } catch (py::error_already_set& e) {
-    throw InputError(fn, arg, std::string("expected a path (str or os.PathLike): ") + e.what());
-  }
-  if (t.find('\0') != std::string::npos) throw InputError(fn, arg, "expected a path without NUL, got " + shown(t));
-  if (t.empty() && !optional) throw InputError(fn, arg, "expected a path, got an empty string");
-  return t;
-}
-
-bool bool_arg(const py::handle& v, const std::string& fn, const std::string& arg) {
-  if (py::isinstance<py::bool_>(v)) return v.cast<bool>();
-  if (py::isinstance(v, py::module_::import("numpy").attr("bool_"))) return py::bool_(py::reinterpret_borrow<py::object>(v));
-  throw InputError(fn, arg, "expected True or False, got " + type_name(v));
-}
-
-// An integer (int or a numpy integer; not a bool) from lo to hi.
-std::uint64_t int_arg(const py::handle& v, const std::string& fn, const std::string& arg, std::uint64_t lo, std::uint64_t hi) {
-  const std::string expected = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  if (PyBool_Check(v.ptr()) || !PyIndex_Check(v.ptr())) throw InputError(fn, arg, expected + ", got " + type_name(v));
-  const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
-  if (!i) throw py::error_already_set();
-  const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
-  if (PyErr_Occurred()) {  // negative, or beyond 64 bits
-    PyErr_Clear();
-    throw InputError(fn, arg, expected + ", got " + py::str(i).cast<std::string>());
-  }
-  if (u < lo || u > hi) throw InputError(fn, arg, expected + ", got " + std::to_string(u));
-  return u;
-}
-
-// max_memory: None (the command line's default: RBDREF_MAX_MEMORY, else 3/4 of the memory), a
-// number of bytes, or a size with K, M, G or T ("8G"), as --max-memory takes it.
-std::string memory_arg(const py::handle& v, const std::string& fn) {
-  if (v.is_none()) return "";
-  const std::string t = py::isinstance<py::str>(v) ? string_arg(v, fn, "max_memory")
-                                                   : std::to_string(int_arg(v, fn, "max_memory", 1, UINT64_MAX));
-  try {
-    memory_limit(t);
-  } catch (const InputError&) {
-    throw InputError(fn, "max_memory", "expected a size in bytes, or with a K, M, G or T suffix (e.g. \"8G\"), got " + shown(t));
-  }
-  return t;
-}
-
-// The memory guard of the command line (certify/memory.hpp) before a model is evaluated: refused at
-// once with the estimate and the limit, the advice in the module's words.
-void memory_guard(const LoadedModel& lm, const Precision& p, const std::string& max_memory, int at_once, bool prove) {
-  try {
-    check_model_memory(lm.file, lm.desc, p, max_memory, at_once, prove ? Proving::yes : Proving::no);
-  } catch (const InputError& e) {
-    std::string m = e.what();
-    const std::string prefix = e.file() + ": " + (e.field().empty() ? "" : e.field() + ": ");
-    if (m.compare(0, prefix.size(), prefix) == 0) m.erase(0, prefix.size());
-    for (const auto& [cli, py] : {std::pair<std::string, std::string>{"--max-memory SIZE", "max_memory=SIZE"},
-                                  {"--max-memory ", "max_memory="}, {"a smaller --precision", "a smaller precision"},
-                                  {"--precision double", "precision=\"double\""}, {"(fixture --threads)", "(threads=)"},
-                                  {"--prove", "prove=True"}})
-      for (size_t at = 0; (at = m.find(cli, at)) != std::string::npos; at += py.size()) m.replace(at, cli.size(), py);
-    throw InputError(e.file(), e.field(), m);
-  }
-}
-
-// A Python value as JSON data, by the rules of rbdref's readers (io/json_read.hpp: no NaN or
-// infinity, no NUL in a string, 256 levels deep at most); `what` names it in errors.
-json json_arg(const py::handle& v, const std::string& fn, const std::string& arg) {
-  std::string text;
-  try {
-    text = py::module_::import("json").attr("dumps")(v, py::arg("allow_nan") = false).cast<std::string>();
-  } catch (py::error_already_set& e) {
-    throw InputError(fn, arg, std::string("expected JSON data (dict, list, str, finite numbers, True, False, None): ") + e.what());
-  }
-  return parse_json_text(text, fn + " " + arg);
 }
 
 // The fixture a function is given: a Fixture, or the path of one.
@@ -606,11 +497,12 @@ py::tuple check_py(const py::object& output, const py::object& fixture) {
 using namespace rbd;          // NOLINT: the module's definitions read as the library's
 using namespace rbd::python;  // NOLINT
 
-PYBIND11_MODULE(_core, m) {
-  m.doc() = "rbdref's library (the package rbdref wraps it; docs/python.md)";
-  m.attr("__version__") = "0.1.0";
+namespace rbd::python {
 
-  // Exceptions: the package defines the Python classes and registers them here (set_exceptions).
+namespace {
+
+// Exceptions: the package defines the Python classes and registers them here (_set_exceptions).
+void bind_errors(py::module_& m) {
   static py::object input_error, model_error, engine_error;
   m.def("_set_exceptions", [](py::object in, py::object model, py::object engine) {
     input_error = std::move(in);
@@ -632,7 +524,10 @@ PYBIND11_MODULE(_core, m) {
       PyErr_SetString(engine_error.ptr(), e.what());
     }
   });
+}
 
+// Fixture and its Sample.
+void bind_fixture(py::module_& m) {
   py::class_<PySample>(m, "Sample")
       .def_property_readonly("id", [](const PySample& s) { return s.s->id; })
       .def_property_readonly("kind", [](const PySample& s) { return s.s->kind; })
@@ -715,7 +610,10 @@ PYBIND11_MODULE(_core, m) {
         d["reference"] = sc.reference;
         return d;
       }, py::arg("sample"), py::arg("quantity"), py::arg("values"), py::arg("scalar") = "double");
+}
 
+// EngineOutput, built from numpy arrays or read from a file.
+void bind_engine_output(py::module_& m) {
   py::class_<PyEngineOutput>(m, "EngineOutput")
       .def(py::init([](const py::object& fixture, const py::object& engine, const py::object& version, const py::object& scalar,
                        const py::object& import_path, const py::object& conventions) {
@@ -765,7 +663,10 @@ PYBIND11_MODULE(_core, m) {
         for (const EngineSample& s : o.e.samples) ids.push_back(s.id);
         return ids;
       });
+}
 
+// Model: a model file loaded, evaluated and proven.
+void bind_model(py::module_& m) {
   py::class_<PyModel>(m, "Model")
       .def(py::init([](const py::object& path_obj, const py::object& floating_base, const py::object& inertia_arg, const py::object& loops,
                        const py::object& contacts) {
@@ -809,7 +710,10 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("canonical_json", [](const PyModel& m) { return model_to_json(m.lm.desc).dump(); })
       .def("_eval", &PyModel::eval)
       .def("_fixture", &PyModel::fixture);
+}
 
+// compare, check, the engines, shards, outputs and the quantity names.
+void bind_functions(py::module_& m) {
   m.def("_compare", &compare_py);
   m.def("_check", &check_py);
   m.def("_engine_registry", [] { return engine_registry().dump(); });
@@ -862,4 +766,19 @@ PYBIND11_MODULE(_core, m) {
     write_file_atomic(path, [&](std::ostream& out) { out << text; }, gz);
   });
   m.def("_quantities", [] { return quantity_names(); });
+}
+
+}  // namespace
+
+}  // namespace rbd::python
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "rbdref's library (the package rbdref wraps it; docs/python.md)";
+  m.attr("__version__") = "0.1.0";
+
+  rbd::python::bind_errors(m);
+  rbd::python::bind_fixture(m);
+  rbd::python::bind_engine_output(m);
+  rbd::python::bind_model(m);
+  rbd::python::bind_functions(m);
 }
