@@ -24,7 +24,11 @@
 // chosen as the independent coordinates) on the bundled fig83_arm model.
 #pragma once
 
+#include <array>
+#include <string>
+
 #include "reference/spatial/spatial.hpp"
+#include "reference/tree/model.hpp"
 
 namespace rbd {
 
@@ -66,6 +70,16 @@ Fig83Closure<T> fig83_closure(const T& l1, const T& l2, const T& y1, const T& y2
   out.g(1) = thpp * yd1 * yd1;
   out.g(2) = dpp * yd1 * yd1;
   return out;
+}
+
+// fig83_arm's DoF index of each of q1..q4: its joints are named so, in an order of the model's own.
+template <class T>
+inline std::array<int, 4> fig83_dofs(const Model<T>& m) {
+  std::array<int, 4> idx{-1, -1, -1, -1};
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint_name[i] == "q" + std::to_string(k + 1)) idx[static_cast<size_t>(k)] = m.iv[i];
+  return idx;
 }
 
 }  // namespace rbd

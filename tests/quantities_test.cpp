@@ -39,13 +39,6 @@ void expect_declared_in_order(const std::vector<std::string>& keys, QuantitySect
   }
 }
 
-std::vector<std::string> keys_of(const json& j) {
-  std::vector<std::string> out;
-  if (j.is_object())
-    for (auto it = j.begin(); it != j.end(); ++it) out.push_back(it.key());
-  return out;
-}
-
 // The bundled golden fixtures store in each section exactly rows of that section, in the
 // declaration's order (the byte order the writer keeps); the loop section stores every loop row.
 // nlohmann::json sorts keys, so the order is read from the text.
