@@ -120,22 +120,35 @@ struct UrdfJoint {
   const XMLElement* e;
 };
 
-}  // namespace
-
-ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const UrdfOptions& opt) {
-  check_xml_characters(xml_text, file);
-  tinyxml2::XMLDocument doc;
+// The document's root element, <robot>, parsed from the text: well-formed XML with exactly one
+// root (tinyxml2 accepts elements after the root; a second <robot> would be ignored).
+const XMLElement* robot_root(tinyxml2::XMLDocument& doc, const std::string& xml_text, const std::string& file) {
   if (doc.Parse(xml_text.c_str(), xml_text.size()) != tinyxml2::XML_SUCCESS)
     throw InputError(file, "line " + std::to_string(doc.ErrorLineNum()), std::string("expected well-formed XML (") + doc.ErrorStr() + ")");
   const XMLElement* robot = doc.RootElement();
   if (!robot || std::string(robot->Name()) != "robot") throw InputError(file, "<robot>", "expected a <robot> root element");
-  // tinyxml2 accepts elements after the root; XML has exactly one (a second <robot> would be ignored).
   if (const XMLElement* more = robot->NextSiblingElement())
     throw InputError(file, "line " + std::to_string(more->GetLineNum()),
                      std::string("expected one root element, got <") + more->Name() + "> after </robot>");
+  return robot;
+}
+
+// The reading of one <robot>, in the stages read_urdf runs: its other elements noted, its links,
+// its joints, the root link, then the bodies in depth-first preorder. Errors are InputErrors
+// naming the element (where_of: "joint 'elbow' (line 12)") and the attribute.
+struct UrdfReader {
+  const std::string& file;
+  const XMLElement* robot;
+  ModelDesc d;
+  std::map<std::string, const XMLElement*> links;
+  std::vector<std::string> link_order;
+  std::vector<UrdfJoint> joints;
+  std::map<std::string, int> joint_of_child;
+  std::map<std::string, std::vector<int>> children;  // joints by parent link, in document order
+
   // Names are written into rbdref's JSON outputs, which must be UTF-8. The rest of the file is not
   // read (comments, mesh paths, simulator blocks): a Latin-1 comment is no reason to refuse a robot.
-  auto utf8 = [&](const char* s, const XMLElement* e, const std::string& what) {
+  void utf8(const char* s, const XMLElement* e, const std::string& what) const {
     const size_t bad = s ? first_invalid_utf8(s) : std::string::npos;
     if (bad == std::string::npos) return;
     char byte[8];
@@ -143,93 +156,100 @@ ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const 
     throw InputError(file, where_of(e, what),
                      std::string("expected a name in UTF-8 (names are written into rbdref's JSON outputs), got the byte ") + byte +
                          " (a Latin-1 file? convert it to UTF-8)");
-  };
-  ModelDesc d;
-  utf8(robot->Attribute("name"), robot, "<robot> name");
-  d.name = robot->Attribute("name") ? robot->Attribute("name") : "";
+  }
 
   // Elements of <robot> other than links and joints: what published descriptions carry for
   // other tools. Materials are visual; transmissions, gazebo and ros2_control blocks describe
   // actuation and simulation, not the rigid-body dynamics: ignored, and said so. xacro
   // leftovers: definitions (property, arg, macro, include) are ignored with a note; a macro
   // *call* would have produced links and joints, so the file is an unexpanded template: error.
-  std::map<std::string, int> ignored;
-  for (const XMLElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    utf8(e->Name(), e, "element name");
-    const std::string tag = e->Name();
-    if (tag == "link" || tag == "joint" || tag == "material") continue;
-    if (tag.rfind("xacro:", 0) == 0) {
-      static const std::set<std::string> defs = {"xacro:property", "xacro:arg", "xacro:macro", "xacro:include"};
-      if (!defs.count(tag))
-        throw InputError(file, where_of(e, "<" + tag + ">"),
-                         "expected a URDF, found an unexpanded xacro macro call (this file is a xacro template: expand it first, "
-                         "e.g. `xacro robot.urdf.xacro > robot.urdf`)");
+  void note_other_elements() {
+    std::map<std::string, int> ignored;
+    for (const XMLElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      utf8(e->Name(), e, "element name");
+      const std::string tag = e->Name();
+      if (tag == "link" || tag == "joint" || tag == "material") continue;
+      if (tag.rfind("xacro:", 0) == 0) {
+        static const std::set<std::string> defs = {"xacro:property", "xacro:arg", "xacro:macro", "xacro:include"};
+        if (!defs.count(tag))
+          throw InputError(file, where_of(e, "<" + tag + ">"),
+                           "expected a URDF, found an unexpanded xacro macro call (this file is a xacro template: expand it first, "
+                           "e.g. `xacro robot.urdf.xacro > robot.urdf`)");
+      }
+      ++ignored[tag];
     }
-    ++ignored[tag];
-  }
-  for (const auto& [tag, n] : ignored)
-    d.import_notes.push_back("ignored " + std::to_string(n) + " <" + tag + "> element" + (n > 1 ? "s" : "") +
-                             (tag.rfind("xacro:", 0) == 0 ? " (xacro leftover)"
-                              : tag == "transmission" || tag == "gazebo" || tag == "ros2_control"
-                                  ? " (actuation and simulator settings: no effect on the rigid-body dynamics)"
-                                  : " (not part of URDF's kinematics and dynamics)"));
-
-  std::map<std::string, const XMLElement*> links;
-  std::vector<std::string> link_order;
-  for (const XMLElement* l = robot->FirstChildElement("link"); l; l = l->NextSiblingElement("link")) {
-    const char* n = l->Attribute("name");
-    if (!n || !*n) throw InputError(file, where_of(l, "<link>"), "missing attribute name");
-    utf8(n, l, "<link> name");
-    if (links.count(n)) throw InputError(file, where_of(l, std::string("link '") + n + "'"), "duplicate link name");
-    links[n] = l;
-    link_order.push_back(n);
-  }
-  if (links.empty()) throw InputError(file, "<robot>", "expected at least one <link>");
-
-  std::vector<UrdfJoint> joints;
-  std::map<std::string, int> joint_of_child;
-  std::set<std::string> joint_names;
-  for (const XMLElement* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
-    UrdfJoint uj;
-    uj.e = j;
-    const char* n = j->Attribute("name");
-    if (!n || !*n) throw InputError(file, where_of(j, "<joint>"), "missing attribute name");
-    utf8(n, j, "<joint> name");
-    uj.name = n;
-    const std::string field = where_of(j, "joint '" + uj.name + "'");
-    if (!joint_names.insert(uj.name).second) throw InputError(file, field, "duplicate joint name");
-    const char* t = j->Attribute("type");
-    if (!t) throw InputError(file, field, "missing attribute type");
-    uj.type = t;
-    const XMLElement* p = j->FirstChildElement("parent");
-    const XMLElement* c = j->FirstChildElement("child");
-    if (!p || !p->Attribute("link")) throw InputError(file, field + " <parent>", "missing link attribute");
-    if (!c || !c->Attribute("link")) throw InputError(file, field + " <child>", "missing link attribute");
-    uj.parent = p->Attribute("link");
-    uj.child = c->Attribute("link");
-    if (!links.count(uj.parent)) throw InputError(file, field + " <parent>", "unknown link '" + uj.parent + "'");
-    if (!links.count(uj.child)) throw InputError(file, field + " <child>", "unknown link '" + uj.child + "'");
-    if (joint_of_child.count(uj.child))
-      throw InputError(file, field + " <child>", "link '" + uj.child + "' is already the child of another joint (URDF describes trees)");
-    joint_of_child[uj.child] = static_cast<int>(joints.size());
-    joints.push_back(uj);
+    for (const auto& [tag, n] : ignored)
+      d.import_notes.push_back("ignored " + std::to_string(n) + " <" + tag + "> element" + (n > 1 ? "s" : "") +
+                               (tag.rfind("xacro:", 0) == 0 ? " (xacro leftover)"
+                                : tag == "transmission" || tag == "gazebo" || tag == "ros2_control"
+                                    ? " (actuation and simulator settings: no effect on the rigid-body dynamics)"
+                                    : " (not part of URDF's kinematics and dynamics)"));
   }
 
-  std::vector<std::string> roots;
-  for (const std::string& l : link_order)
-    if (!joint_of_child.count(l)) roots.push_back(l);
-  if (roots.size() != 1)
-    throw InputError(file, "<robot>", "expected exactly one root link (a link that is no joint's child), found " +
-                                          std::to_string(roots.size()) + (roots.empty() ? " (the joints form a cycle)" : ""));
-  std::map<std::string, std::vector<int>> children;  // in document order
-  for (size_t k = 0; k < joints.size(); ++k) children[joints[k].parent].push_back(static_cast<int>(k));
+  // The links by name (unique, at least one), in document order.
+  void read_links() {
+    for (const XMLElement* l = robot->FirstChildElement("link"); l; l = l->NextSiblingElement("link")) {
+      const char* n = l->Attribute("name");
+      if (!n || !*n) throw InputError(file, where_of(l, "<link>"), "missing attribute name");
+      utf8(n, l, "<link> name");
+      if (links.count(n)) throw InputError(file, where_of(l, std::string("link '") + n + "'"), "duplicate link name");
+      links[n] = l;
+      link_order.push_back(n);
+    }
+    if (links.empty()) throw InputError(file, "<robot>", "expected at least one <link>");
+  }
 
-  auto inertial_where = [&](const std::string& link) {
+  // The joints (names unique, type given, parent and child known links, each link the child of
+  // at most one joint: a tree), and the joints of each parent link.
+  void read_joints() {
+    std::set<std::string> joint_names;
+    for (const XMLElement* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+      UrdfJoint uj;
+      uj.e = j;
+      const char* n = j->Attribute("name");
+      if (!n || !*n) throw InputError(file, where_of(j, "<joint>"), "missing attribute name");
+      utf8(n, j, "<joint> name");
+      uj.name = n;
+      const std::string field = where_of(j, "joint '" + uj.name + "'");
+      if (!joint_names.insert(uj.name).second) throw InputError(file, field, "duplicate joint name");
+      const char* t = j->Attribute("type");
+      if (!t) throw InputError(file, field, "missing attribute type");
+      uj.type = t;
+      const XMLElement* p = j->FirstChildElement("parent");
+      const XMLElement* c = j->FirstChildElement("child");
+      if (!p || !p->Attribute("link")) throw InputError(file, field + " <parent>", "missing link attribute");
+      if (!c || !c->Attribute("link")) throw InputError(file, field + " <child>", "missing link attribute");
+      uj.parent = p->Attribute("link");
+      uj.child = c->Attribute("link");
+      if (!links.count(uj.parent)) throw InputError(file, field + " <parent>", "unknown link '" + uj.parent + "'");
+      if (!links.count(uj.child)) throw InputError(file, field + " <child>", "unknown link '" + uj.child + "'");
+      if (joint_of_child.count(uj.child))
+        throw InputError(file, field + " <child>", "link '" + uj.child + "' is already the child of another joint (URDF describes trees)");
+      joint_of_child[uj.child] = static_cast<int>(joints.size());
+      joints.push_back(uj);
+    }
+    for (size_t k = 0; k < joints.size(); ++k) children[joints[k].parent].push_back(static_cast<int>(k));
+  }
+
+  // The one link that is no joint's child.
+  std::string root_link() {
+    std::vector<std::string> roots;
+    for (const std::string& l : link_order)
+      if (!joint_of_child.count(l)) roots.push_back(l);
+    if (roots.size() != 1)
+      throw InputError(file, "<robot>", "expected exactly one root link (a link that is no joint's child), found " +
+                                            std::to_string(roots.size()) + (roots.empty() ? " (the joints form a cycle)" : ""));
+    return roots[0];
+  }
+
+  std::string inertial_where(const std::string& link) {
     const XMLElement* l = links[link];
     const XMLElement* ie = l->FirstChildElement("inertial");
     return ie ? where_of(ie, "link '" + link + "' <inertial>") : where_of(l, "link '" + link + "' (no <inertial>: massless)");
-  };
-  auto inertial_of = [&](const std::string& link) {
+  }
+
+  // The link's <inertial> (mass, origin, inertia; none: massless), repeated elements noted.
+  InertialDesc inertial_of(const std::string& link) {
     InertialDesc in;
     const XMLElement* l = links[link];
     const XMLElement* ie = l->FirstChildElement("inertial");
@@ -248,12 +268,15 @@ ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const 
     if (!I) throw InputError(file, field, "missing <inertia>");
     for (int k = 0; k < 6; ++k) in.I[k] = urdf_number(I, kInertiaKeys[k], file, field + " <inertia>", true);
     return in;
-  };
+  }
 
-  // Depth-first preorder from the root: parents before children (regular numbering).
-  std::map<std::string, int> body_of_link;  // -1 for the fixed root
-  const std::string& root = roots[0];
-  if (opt.floating_base) {
+  // The root link: on a free joint (--floating-base), else the fixed base.
+  void root_body(const std::string& root, bool floating_base, std::map<std::string, int>& body_of_link) {
+    if (!floating_base) {
+      body_of_link[root] = -1;
+      d.base_name = root;
+      return;
+    }
     BodyDesc b;
     b.name = root;
     b.parent = -1;
@@ -264,19 +287,15 @@ ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const 
     b.where = where_of(links[root], "link '" + root + "'") + " (on the free joint of --floating-base)";
     body_of_link[root] = 0;
     d.bodies.push_back(b);
-  } else {
-    body_of_link[root] = -1;
-    d.base_name = root;
   }
-  std::vector<int> stack;
-  for (auto it = children[root].rbegin(); it != children[root].rend(); ++it) stack.push_back(*it);
-  while (!stack.empty()) {
-    const UrdfJoint& uj = joints[stack.back()];
-    stack.pop_back();
+
+  // The body a joint makes of its child link: the joint's type, axis and origin, the link's
+  // inertial; repeated elements and mimic noted.
+  BodyDesc joint_body(const UrdfJoint& uj, int parent) {
     const std::string field = where_of(uj.e, "joint '" + uj.name + "'");
     BodyDesc b;
     b.name = uj.child;
-    b.parent = body_of_link.at(uj.parent);
+    b.parent = parent;
     b.where = field;
     b.joint.name = uj.name;
     if (uj.type == "revolute" || uj.type == "continuous") b.joint.type = JointType::Revolute;
@@ -300,14 +319,43 @@ ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const 
     b.origin = urdf_origin(uj.e, file, field);
     b.inertial = inertial_of(uj.child);
     b.inertial_where = inertial_where(uj.child);
-    body_of_link[uj.child] = static_cast<int>(d.bodies.size());
-    d.bodies.push_back(b);
-    const auto& ch = children[uj.child];
-    for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
+    return b;
   }
-  if (d.bodies.size() + (opt.floating_base ? 0 : 1) != links.size())
-    throw InputError(file, "<robot>", "expected every link to be reachable from the root link '" + root + "'");
-  return d;
+
+  // Depth-first preorder from the root: parents before children (regular numbering); every link
+  // must be reached.
+  void bodies(const std::string& root, bool floating_base) {
+    std::map<std::string, int> body_of_link;  // -1 for the fixed root
+    root_body(root, floating_base, body_of_link);
+    std::vector<int> stack;
+    for (auto it = children[root].rbegin(); it != children[root].rend(); ++it) stack.push_back(*it);
+    while (!stack.empty()) {
+      const UrdfJoint& uj = joints[stack.back()];
+      stack.pop_back();
+      const BodyDesc b = joint_body(uj, body_of_link.at(uj.parent));
+      body_of_link[uj.child] = static_cast<int>(d.bodies.size());
+      d.bodies.push_back(b);
+      const auto& ch = children[uj.child];
+      for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
+    }
+    if (d.bodies.size() + (floating_base ? 0 : 1) != links.size())
+      throw InputError(file, "<robot>", "expected every link to be reachable from the root link '" + root + "'");
+  }
+};
+
+}  // namespace
+
+ModelDesc read_urdf(const std::string& xml_text, const std::string& file, const UrdfOptions& opt) {
+  check_xml_characters(xml_text, file);
+  tinyxml2::XMLDocument doc;
+  UrdfReader r{file, robot_root(doc, xml_text, file), {}, {}, {}, {}, {}, {}};
+  r.utf8(r.robot->Attribute("name"), r.robot, "<robot> name");
+  r.d.name = r.robot->Attribute("name") ? r.robot->Attribute("name") : "";
+  r.note_other_elements();
+  r.read_links();
+  r.read_joints();
+  r.bodies(r.root_link(), opt.floating_base);
+  return std::move(r.d);
 }
 
 }  // namespace rbd
