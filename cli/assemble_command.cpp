@@ -25,6 +25,15 @@ struct AssembleOptions {
   std::string model, state, precision = "bin50", out;
   int max_iterations = 100;
   ModelOptions mo;
+  void add_to(CLI::App* sub) {
+    add_model_argument(sub, model, " (with --loops, or a version-2 model)");
+    sub->add_option("--state", state, "State file: JSON with q (and qd, qdd, tau)")->required();
+    add_output_option(sub, "--out", out, "Write the assembled state here (atomically; '-': stdout)")->required();
+    add_precision_option(sub, precision);
+    sub->add_option("--max-iterations", max_iterations, "Newton steps at most (default 100)");
+    mo.add_to(sub);
+    mo.add_max_memory(sub);
+  }
 };
 
 using ojson = nlohmann::ordered_json;
@@ -80,8 +89,7 @@ int run_assemble(const AssembleOptions& o) {
   const std::optional<Precision> p = parse_precision_option(o.precision);
   if (o.max_iterations < 1 || o.max_iterations > 10000)
     throw InputError("--max-iterations", "", "expected an integer from 1 to 10000, got " + std::to_string(o.max_iterations));
-  check_distinct_paths({o.model, o.state, o.mo.loops}, {{"--out", o.out}});
-  if (o.out != "-") check_output_path(o.out);
+  check_outputs({o.model, o.state, o.mo.loops}, {{"--out", o.out}});
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("assemble", lm);
   const Model<double> layout = model_layout(lm.desc);
@@ -89,14 +97,9 @@ int run_assemble(const AssembleOptions& o) {
   if (layout.nc == 0)
     throw InputError(o.model, "loop_joints",
                      "the model has no loop joints: there is nothing to assemble (give the loops with --loops LOOPS.json)");
-  const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
-  check_angles_reducible(layout, state, *p, o.state);
+  const StateDesc state = read_state_option(o.state, layout, &*p);
   Result r;
-  try {
-    with_precision(*p, RunAssembly{lm.desc, state, o.max_iterations, r});
-  } catch (const ModelError& e) {
-    throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
-  }
+  run_at_precision(*p, o.model, RunAssembly{lm.desc, state, o.max_iterations, r});
   auto nums = [](const std::vector<Num>& v) {
     std::vector<std::string> s;
     for (const Num& n : v) s.push_back(n.str());
@@ -107,32 +110,19 @@ int run_assemble(const AssembleOptions& o) {
   doc["qd"] = keyed(layout, r.qd, false);
   doc["qdd"] = keyed(layout, nums(state.qdd), false);
   doc["tau"] = keyed(layout, nums(state.tau), false);
-  const std::string text = doc.dump(2) + "\n";
-  if (o.out == "-") std::cout << text;
-  else write_file_atomic(o.out, text);
+  write_document(o.out, doc.dump(2) + "\n");
   std::cerr << "rbdref assemble: " << o.model << " at " << p->name() << ", " << layout.nc << " loop constraints, rank "
             << r.rank << "\n"
             << "  position error max|δ|:    " << r.pos_before << " -> " << r.pos_after << " (tolerance " << r.tolerance << ", "
             << r.iterations << " Newton steps)\n"
             << "  velocity error max|K q̇|: " << r.vel_before << " -> " << r.vel_after << "\n";
-  if (!r.converged) std::cerr << "  NOT ASSEMBLED: " << r.message << "\n";
-  if (o.out != "-") std::cerr << "  wrote " << o.out << "\n";
-  return r.converged ? 0 : 1;
+  return finish_document(r.converged, "NOT ASSEMBLED", r.message, o.out);
 }
 
 }  // namespace
 
 Run add_assemble(CLI::App& app) {
-  auto o = std::make_shared<AssembleOptions>();
-  CLI::App* sub = app.add_subcommand("assemble", "Move a closed-loop state onto its closure manifold (q by Newton, qd by projection)");
-  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON (with --loops, or a version-2 model)")->required();
-  sub->add_option("--state", o->state, "State file: JSON with q (and qd, qdd, tau)")->required();
-  sub->add_option("--out", o->out, "Write the assembled state here (atomically; '-': stdout)")->required()->check(nonempty_output);
-  add_precision_option(sub, o->precision);
-  sub->add_option("--max-iterations", o->max_iterations, "Newton steps at most (default 100)");
-  o->mo.add_to(sub);
-  o->mo.add_max_memory(sub);
-  return [o] { return run_assemble(*o); };
+  return add_command(app, "assemble", "Move a closed-loop state onto its closure manifold (q by Newton, qd by projection)", run_assemble);
 }
 
 }  // namespace rbd::cli

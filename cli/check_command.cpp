@@ -25,11 +25,15 @@ namespace {
 
 struct CheckOptions {
   std::string engine_output, report, fixture;
+  void add_to(CLI::App* sub) {
+    sub->add_option("engine_output", engine_output, "Engine output file (rbdref.engine_output)")->required();
+    sub->add_option("--fixture", fixture, "The fixture the engine ran: its model (required for a closed-loop model)");
+    add_output_option(sub, "--report", report, "Write the JSON report here (atomically)");
+  }
 };
 
 int run_check(const CheckOptions& o) {
-  check_distinct_paths({o.engine_output, o.fixture}, {{"--report", o.report}});
-  if (!o.report.empty()) check_output_path(o.report);
+  check_outputs({o.engine_output, o.fixture}, {{"--report", o.report}});
   const EngineOutput e = read_engine_output_file(o.engine_output);
   std::optional<Fixture> f;
   if (!o.fixture.empty()) {
@@ -54,12 +58,7 @@ int run_check(const CheckOptions& o) {
 }  // namespace
 
 Run add_check(CLI::App& app) {
-  auto o = std::make_shared<CheckOptions>();
-  CLI::App* sub = app.add_subcommand("check", "Reference-free checks of an engine output's own numbers");
-  sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
-  sub->add_option("--fixture", o->fixture, "The fixture the engine ran: its model (required for a closed-loop model)");
-  sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->check(nonempty_output);
-  return [o] { return run_check(*o); };
+  return add_command(app, "check", "Reference-free checks of an engine output's own numbers", run_check);
 }
 
 }  // namespace rbd::cli

@@ -20,14 +20,19 @@ namespace {
 struct CompareOptions {
   std::string fixture, engine_output, report, junit;
   std::vector<std::string> tol;
+  void add_to(CLI::App* sub) {
+    sub->add_option("fixture", fixture, "Fixture file (rbdref.fixture)")->required();
+    sub->add_option("engine_output", engine_output, "Engine output file (rbdref.engine_output)")->required();
+    add_output_option(sub, "--report", report, "Write the JSON report here (atomically)")->required();
+    add_output_option(sub, "--junit", junit, "Also write JUnit XML here (atomically)");
+    sub->add_option("--tol", tol, tol_option_help())->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  }
 };
 
 int run_compare(const CompareOptions& o) {
   // Everything that can be bad input is read and validated before anything is written; no output
   // may alias an input or the other output.
-  check_distinct_paths({o.fixture, o.engine_output}, {{"--report", o.report}, {"--junit", o.junit}});
-  check_output_path(o.report);
-  if (!o.junit.empty()) check_output_path(o.junit);
+  check_outputs({o.fixture, o.engine_output}, {{"--report", o.report}, {"--junit", o.junit}});
   const Fixture f = read_fixture_file(o.fixture);
   const EngineOutput e = read_engine_output_file(o.engine_output);
   Tolerances tol = Tolerances::defaults(e.epsilon(o.engine_output));
@@ -50,16 +55,7 @@ int run_compare(const CompareOptions& o) {
 }  // namespace
 
 Run add_compare(CLI::App& app) {
-  auto o = std::make_shared<CompareOptions>();
-  CLI::App* sub = app.add_subcommand("compare", "Score an engine output against a fixture (digits, tolerances, checks)");
-  sub->add_option("fixture", o->fixture, "Fixture file (rbdref.fixture)")->required();
-  sub->add_option("engine_output", o->engine_output, "Engine output file (rbdref.engine_output)")->required();
-  sub->add_option("--report", o->report, "Write the JSON report here (atomically)")->required()->check(nonempty_output);
-  sub->add_option("--junit", o->junit, "Also write JUnit XML here (atomically)")->check(nonempty_output);
-  sub->add_option("--tol", o->tol, tol_option_help())
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  return [o] { return run_compare(*o); };
+  return add_command(app, "compare", "Score an engine output against a fixture (digits, tolerances, checks)", run_compare);
 }
 
 }  // namespace rbd::cli

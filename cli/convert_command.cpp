@@ -18,12 +18,11 @@ Run add_convert(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("convert", "Write the canonical rbdref.model JSON of a URDF, MJCF or JSON model");
-  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON")->required();
-  sub->add_option("--out", o->out, "JSON file to write (atomically); stdout if absent or '-'")->check(nonempty_output);
+  add_model_argument(sub, o->model);
+  add_output_option(sub, "--out", o->out, "JSON file to write (atomically); stdout if absent or '-'");
   o->mo.add_to(sub, true);
   return [o] {
-    check_distinct_paths({o->model, o->mo.loops, o->mo.contacts}, {{"--out", o->out}});
-    if (!o->out.empty() && o->out != "-") check_output_path(o->out);
+    check_outputs({o->model, o->mo.loops, o->mo.contacts}, {{"--out", o->out}});
     const LoadedModel lm = load_model(o->model, o->mo.load_options());
     json doc = model_to_json(lm.desc);
     // What the import ignored or found, beside the model (not part of it: the reader skips it).
@@ -31,8 +30,7 @@ Run add_convert(CLI::App& app) {
     if (!w.empty()) doc["import_notes"] = w;
     const std::string text = doc.dump(2) + "\n";
     print_model_warnings("convert", lm);
-    if (o->out.empty() || o->out == "-") std::cout << text;
-    else write_file_atomic(o->out, text);
+    write_document(o->out, text);
     return 0;
   };
 }

@@ -20,20 +20,33 @@ struct EvalOptions {
   bool impact = false;   // --impact: the impulsive step of the contacts (§11.7)
   bool prove = false;    // --prove: proven digits on intervals (certify/prove.hpp)
   ModelOptions mo;
+  void add_to(CLI::App* sub) {
+    add_model_argument(sub, model);
+    sub->add_option("--state", state, "State file: JSON with q, qd, qdd, tau")->required();
+    add_precision_option(sub, precision);
+    add_output_option(sub, "--out", out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)");
+    sub->add_option("--actuated", actuated,
+                    "Closed-loop inverse dynamics (RBDA §8.12) at the state's qdd: the actuated DoFs, comma-separated names "
+                    "(as in the output's dofs) or all");
+    sub->add_flag("--impact", impact,
+                  "With contacts: the impulsive step at the state's qd (RBDA §11.7): impulses, post-impact qd, energy change");
+    sub->add_flag("--prove", prove,
+                  "Also prove the digits: enclose each true value on intervals and report |true - value| <= radius "
+                  "(the document's proof section, docs/certified-digits.md)");
+    mo.add_to(sub, true);
+    mo.add_max_memory(sub);
+  }
 };
-
 
 int run_eval(const EvalOptions& o) {
   const std::optional<Precision> p = parse_precision_option(o.precision);
-  check_distinct_paths({o.model, o.state, o.mo.loops, o.mo.contacts}, {{"--out", o.out}});
-  if (!o.out.empty() && o.out != "-") check_output_path(o.out);
+  check_outputs({o.model, o.state, o.mo.loops, o.mo.contacts}, {{"--out", o.out}});
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   const Model<double> layout = model_layout(lm.desc);
   check_model_memory(lm.file, lm.desc, *p, o.mo.max_memory, 1, o.prove ? Proving::yes : Proving::no);
-  const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
   // Without a proof, angles the precision cannot reduce are refused (certified digits could be
   // wrong); with one, every sine is enclosed rigorously and the proof says how many digits hold.
-  if (!o.prove) check_angles_reducible(layout, state, *p, o.state);
+  const StateDesc state = read_state_option(o.state, layout, o.prove ? nullptr : &*p);
   if (o.impact && layout.contacts.empty())
     throw InputError("--impact", "", "needs contacts (a contacts file with --contacts, or a version-2 model with contacts)");
   const std::vector<int> actuated = parse_actuated(o.actuated, layout);
@@ -59,23 +72,7 @@ int run_eval(const EvalOptions& o) {
 }  // namespace
 
 Run add_eval(CLI::App& app) {
-  auto o = std::make_shared<EvalOptions>();
-  CLI::App* sub = app.add_subcommand("eval", "Reference values of one state, each with its certified digits");
-  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON")->required();
-  sub->add_option("--state", o->state, "State file: JSON with q, qd, qdd, tau")->required();
-  add_precision_option(sub, o->precision);
-  sub->add_option("--out", o->out, "Write the JSON here (atomically) instead of to stdout ('-': stdout)")->check(nonempty_output);
-  sub->add_option("--actuated", o->actuated,
-                  "Closed-loop inverse dynamics (RBDA §8.12) at the state's qdd: the actuated DoFs, comma-separated names "
-                  "(as in the output's dofs) or all");
-  sub->add_flag("--impact", o->impact,
-                "With contacts: the impulsive step at the state's qd (RBDA §11.7): impulses, post-impact qd, energy change");
-  sub->add_flag("--prove", o->prove,
-                "Also prove the digits: enclose each true value on intervals and report |true - value| <= radius "
-                "(the document's proof section, docs/certified-digits.md)");
-  o->mo.add_to(sub, true);
-  o->mo.add_max_memory(sub);
-  return [o] { return run_eval(*o); };
+  return add_command(app, "eval", "Reference values of one state, each with its certified digits", run_eval);
 }
 
 }  // namespace rbd::cli

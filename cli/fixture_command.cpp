@@ -31,6 +31,26 @@ struct FixtureOptions {
   std::string shard;          // --shard K/N: this process's part of a campaign (empty: the whole)
   bool prove = false;         // --prove: each sample's proven digits (certify/prove.hpp)
   ModelOptions mo;
+  void add_to(CLI::App* sub) {
+    add_model_argument(sub, model);
+    sub->add_option("--samples", samples, "Number of samples (default 8)");
+    sub->add_option("--seed", seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
+    add_precision_option(sub, precision,
+                         "Precision of the reference values: double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
+    sub->add_option("--threads", threads,
+                    "Samples computed at once (default: the machine's hardware threads; MPFR precisions use one)");
+    add_output_option(sub, "--out", out,
+                      "Fixture file to write (atomically; a name ending in .gz is gzip-compressed; default: the model file's "
+                      "name with .fixture.json.gz in the current folder)");
+    sub->add_flag("--prove", prove,
+                  "Also prove each sample's stored values on intervals: the sample's proof section (proven digits), which "
+                  "compare caps scores at (docs/certified-digits.md)");
+    sub->add_option("--shard", shard,
+                    "K/N: compute only shard K of N of the samples (an independent process; `rbdref merge` joins the N files into "
+                    "the fixture one run writes, byte for byte; docs/campaigns.md). Default name MODEL.fixture.shard-K-of-N.json.gz");
+    mo.add_to(sub, /*with_contacts=*/true);
+    mo.add_max_memory(sub);
+  }
 };
 
 // write_fixture's large models: more DoFs than this are computed one sample at a time.
@@ -69,8 +89,7 @@ int run_fixture(const FixtureOptions& o) {
   if (o.out.empty() && !shard.whole())  // panda.fixture.json.gz → panda.fixture.shard-3-of-8.json.gz
     out_path.insert(out_path.size() - std::string(".json.gz").size(),
                     ".shard-" + std::to_string(shard.index) + "-of-" + std::to_string(shard.count));
-  check_distinct_paths({o.model, o.mo.loops, o.mo.contacts}, {{"--out", out_path}});
-  check_output_path(out_path);
+  check_outputs({o.model, o.mo.loops, o.mo.contacts}, {{"--out", out_path}});
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   // The samples computed at once, as write_fixture runs them: one at a time at an MPFR precision
   // and on a model of more than kLargeDofs DoFs (whose two precisions then share the sample),
@@ -98,8 +117,7 @@ int run_fixture(const FixtureOptions& o) {
 // rbdref upgrade FIXTURE --out F: an older fixture rewritten in the current format, every sample,
 // value and digit count kept (no dynamics recomputed: the samples stay those of the file).
 int run_upgrade(const std::string& in, const std::string& out) {
-  check_distinct_paths({in}, {{"--out", out}});
-  check_output_path(out);
+  check_outputs({in}, {{"--out", out}});
   const json doc = read_json_file(in);
   const Fixture f = read_fixture(doc, in);
   const std::string text = fixture_text(fixture_to_json(f));
@@ -116,32 +134,12 @@ Run add_upgrade(CLI::App& app) {
   auto out = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("upgrade", "Rewrite an older golden fixture in the current format (same samples, values and digits)");
   sub->add_option("fixture", *in, "Fixture file (any version this build reads; gzip or not)")->required();
-  sub->add_option("--out", *out, "Fixture file to write (atomically; a name ending in .gz is gzip-compressed)")->required()->check(nonempty_output);
+  add_output_option(sub, "--out", *out, "Fixture file to write (atomically; a name ending in .gz is gzip-compressed)")->required();
   return [in, out] { return run_upgrade(*in, *out); };
 }
 
 Run add_fixture(CLI::App& app) {
-  auto o = std::make_shared<FixtureOptions>();
-  CLI::App* sub = app.add_subcommand("fixture", "Make a golden fixture: samples of a model with certified reference values");
-  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON")->required();
-  sub->add_option("--samples", o->samples, "Number of samples (default 8)");
-  sub->add_option("--seed", o->seed, "Seed of the sample generator: an integer 0..2^64-1 (default 1)");
-  add_precision_option(sub, o->precision, "Precision of the reference values: double | longdouble | float128 | bin50 | bin100 | mpfr:<digits> (default bin50)");
-  sub->add_option("--threads", o->threads,
-                  "Samples computed at once (default: the machine's hardware threads; MPFR precisions use one)");
-  sub->add_option("--out", o->out,
-                  "Fixture file to write (atomically; a name ending in .gz is gzip-compressed; default: the model file's "
-                  "name with .fixture.json.gz in the current folder)")
-      ->check(nonempty_output);
-  sub->add_flag("--prove", o->prove,
-                "Also prove each sample's stored values on intervals: the sample's proof section (proven digits), which "
-                "compare caps scores at (docs/certified-digits.md)");
-  sub->add_option("--shard", o->shard,
-                  "K/N: compute only shard K of N of the samples (an independent process; `rbdref merge` joins the N files into "
-                  "the fixture one run writes, byte for byte; docs/campaigns.md). Default name MODEL.fixture.shard-K-of-N.json.gz");
-  o->mo.add_to(sub, /*with_contacts=*/true);
-  o->mo.add_max_memory(sub);
-  return [o] { return run_fixture(*o); };
+  return add_command(app, "fixture", "Make a golden fixture: samples of a model with certified reference values", run_fixture);
 }
 
 }  // namespace rbd::cli

@@ -78,8 +78,7 @@ ojson merge_hunt_summaries(const std::vector<std::pair<std::string, ojson>>& doc
 
 int run_merge(const std::vector<std::string>& inputs, const std::string& out) {
   std::vector<std::string> paths = inputs;
-  check_distinct_paths(paths, {{"--out", out}});
-  check_output_path(out);
+  check_outputs(paths, {{"--out", out}});
   std::vector<std::pair<std::string, std::string>> bytes;
   std::string format;
   for (const std::string& p : inputs) {
@@ -117,9 +116,8 @@ Run add_merge(CLI::App& app) {
   auto out = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("merge", "Join the shards of a campaign (fixture --shard K/N, hunt --shard K/N) into one file");
   sub->add_option("shards", *inputs, "The N shards' files, in any order")->required();
-  sub->add_option("--out", *out, "The merged fixture (byte for byte what one run writes; .gz: gzip) or hunt summary ('-': stdout)")
-      ->required()
-      ->check(nonempty_output);
+  add_output_option(sub, "--out", *out, "The merged fixture (byte for byte what one run writes; .gz: gzip) or hunt summary ('-': stdout)")
+      ->required();
   return [inputs, out] { return run_merge(*inputs, *out); };
 }
 

@@ -29,6 +29,17 @@ struct SimulateOptions {
   std::string model, state, precision = "bin50", out, step, method = "heun";
   int steps = 0;
   ModelOptions mo;
+  void add_to(CLI::App* sub) {
+    add_model_argument(sub, model, " (with --contacts, or a version-2 model)");
+    sub->add_option("--state", state, "State file: the initial q, qd, and the constant tau")->required();
+    sub->add_option("--step", step, "Step size h in seconds (a decimal, read at the working precision)")->required();
+    sub->add_option("--steps", steps, "Number of steps")->required();
+    sub->add_option("--method", method, "euler (eq. 11.49) | heun (eq. 11.51, default)");
+    add_output_option(sub, "--out", out, "Write the trajectory here (atomically; '-': stdout)")->required();
+    add_precision_option(sub, precision);
+    mo.add_to(sub, true);
+    mo.add_max_memory(sub);
+  }
 };
 
 struct Result {
@@ -104,8 +115,7 @@ int run_simulate(const SimulateOptions& o) {
     if (!ok || !(h > 0) || !std::isfinite(h))
       throw InputError("--step", "", "expected a positive finite step size in seconds (a decimal number), got '" + o.step + "'");
   }
-  check_distinct_paths({o.model, o.state, o.mo.contacts}, {{"--out", o.out}});
-  if (o.out != "-") check_output_path(o.out);
+  check_outputs({o.model, o.state, o.mo.contacts}, {{"--out", o.out}});
   const LoadedModel lm = load_model(o.model, o.mo.load_options());
   print_model_warnings("simulate", lm);
   const Model<double> layout = model_layout(lm.desc);
@@ -121,14 +131,9 @@ int run_simulate(const SimulateOptions& o) {
       throw InputError(c.file.empty() ? o.model : c.file, c.where + ".friction",
                        "contact '" + c.name + "' has friction: the table 11.1 procedure is frictionless (its LCP, eq. 11.42); "
                        "a sticking impact (eq. 11.72) between frictionless motions would be neither model");
-  const StateDesc state = read_state(read_json_file(o.state, kSmallInput), o.state, layout);
-  check_angles_reducible(layout, state, *p, o.state);
+  const StateDesc state = read_state_option(o.state, layout, &*p);
   Result r;
-  try {
-    with_precision(*p, RunSimulation{lm.desc, state, o.step, o.steps, method, r});
-  } catch (const ModelError& e) {
-    throw InputError(o.model, e.field(), std::string(e.what()).substr(e.field().size() + 2) + " (--precision " + p->name() + ")");
-  }
+  run_at_precision(*p, o.model, RunSimulation{lm.desc, state, o.step, o.steps, method, r});
   ojson doc;
   doc["format"] = "rbdref.trajectory";
   doc["version"] = 1;
@@ -147,31 +152,16 @@ int run_simulate(const SimulateOptions& o) {
   doc["max_drift"] = r.max_drift;
   doc["events"] = r.events;
   doc["samples"] = r.samples;
-  const std::string text = doc.dump(1) + "\n";
-  if (o.out == "-") std::cout << text;
-  else write_file_atomic(o.out, text);
+  write_document(o.out, doc.dump(1) + "\n");
   std::cerr << "rbdref simulate: " << o.model << " at " << p->name() << ", " << lm.desc.contacts.size() << " contacts, "
             << r.samples.size() << " states, " << r.events.size() << " events (" << o.method << ", h = " << o.step << ")\n";
-  if (!r.ok) std::cerr << "  STOPPED: " << r.message << "\n";
-  if (o.out != "-") std::cerr << "  wrote " << o.out << "\n";
-  return r.ok ? 0 : 1;
+  return finish_document(r.ok, "STOPPED", r.message, o.out);
 }
 
 }  // namespace
 
 Run add_simulate(CLI::App& app) {
-  auto o = std::make_shared<SimulateOptions>();
-  CLI::App* sub = app.add_subcommand("simulate", "Contact-dynamics simulation by RBDA table 11.1 (events, impacts, active sets)");
-  sub->add_option("model", o->model, "Model file: URDF, MJCF or rbdref.model JSON (with --contacts, or a version-2 model)")->required();
-  sub->add_option("--state", o->state, "State file: the initial q, qd, and the constant tau")->required();
-  sub->add_option("--step", o->step, "Step size h in seconds (a decimal, read at the working precision)")->required();
-  sub->add_option("--steps", o->steps, "Number of steps")->required();
-  sub->add_option("--method", o->method, "euler (eq. 11.49) | heun (eq. 11.51, default)");
-  sub->add_option("--out", o->out, "Write the trajectory here (atomically; '-': stdout)")->required()->check(nonempty_output);
-  add_precision_option(sub, o->precision);
-  o->mo.add_to(sub, true);
-  o->mo.add_max_memory(sub);
-  return [o] { return run_simulate(*o); };
+  return add_command(app, "simulate", "Contact-dynamics simulation by RBDA table 11.1 (events, impacts, active sets)", run_simulate);
 }
 
 }  // namespace rbd::cli

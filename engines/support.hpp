@@ -26,6 +26,18 @@ struct Refusals {
   std::string friction;           // a contact with friction μ > 0, likewise
 };
 
+// The refusals of an adapter that builds trees in code and runs frictionless rigid point contacts
+// (Bullet, DART, ODE), `engine` naming its engine as they do ("ODE"): a loop joint, a soft contact
+// (§11.8), and a contact with friction, whose counterpart in the engine `friction` describes
+// ("ODE's friction is ..."). The joints and bodies it refuses are its own.
+inline Refusals contact_tree_refusals(const std::string& engine, const std::string& friction) {
+  Refusals w;
+  w.loop = "the " + engine + " adapter builds trees only";
+  w.soft_contact = "soft contact (§11.8) has no " + engine + " counterpart in this adapter";
+  w.friction = "friction μ > 0: " + friction + " (not the reference's problem); the adapter runs frictionless contacts only";
+  return w;
+}
+
 namespace detail {
 inline bool declares(const std::vector<JointType>& types, JointType t) { return std::find(types.begin(), types.end(), t) != types.end(); }
 }  // namespace detail

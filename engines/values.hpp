@@ -1,8 +1,9 @@
 // What the adapters share: engine values converted at 50 digits, written into an engine output as
 // decimal text with 25 significant digits (enough for any double and for the conversion's own
 // rounding); a sample's inputs; digits of agreement for the adapters' own diagnoses in raw; the
-// guards of a run() and of each of its samples. (Their refusals: engines/support.hpp; their model
-// echoes: engines/model_echo.hpp.)
+// guards of a run() and of each of its samples; the model echo's place in the output; a model
+// source's text as an import path reads it.
+// (Their refusals: engines/support.hpp; their model echoes: engines/model_echo.hpp.)
 #pragma once
 
 #include "engines/adapter.hpp"
@@ -14,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -98,6 +101,21 @@ void add_sample(EngineOutput& out, EngineSample es, Body&& body) {
   out.samples.push_back(std::move(es));
 }
 
+// Every sample of f into out, one add_sample each: body(si, the sample's inputs as bin50 vectors, es).
+template <class Body>
+void add_samples(EngineOutput& out, const Fixture& f, Body&& body) {
+  for (size_t si = 0; si < f.samples.size(); ++si)
+    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) { body(si, inputs_of(f.samples[si]), es); });
+}
+
+// The engine's model echo (engines/model_echo.hpp) into out, the model's own oddities beside it
+// (non-physical or rounding-level inertias, ignored mimic joints: the fixture's model_warnings), so
+// that a reader of the report sees what the engine was given.
+inline void put_model_echo(EngineOutput& out, const Fixture& f, const nlohmann::ordered_json& echo) {
+  out.model_echo = json::parse(echo.dump());
+  out.model_echo["model_warnings"] = f.model_warnings;
+}
+
 // An LCP result's status (reference/contact/lcp.hpp) as raw's "model" fields name it.
 template <class LcpResultT>
 const char* lcp_status_name(const LcpResultT& r) {
@@ -117,6 +135,15 @@ EngineOutput guarded_run(const EngineAdapter& a, const Fixture& f, const std::st
   } catch (const std::exception& e) {
     throw EngineError(who + ": " + e.what());
   }
+}
+
+// The whole text of a file (a model's source, a file an engine wrote), read as bytes; empty when it
+// cannot be read: the engine that reads it after says what it lacks.
+inline std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 // A URDF's text without its <visual> and <collision> elements (and what they hold), for an import

@@ -331,14 +331,11 @@ class BulletAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
-    Refusals w;
-    w.loop = "the Bullet adapter builds trees only";
+    Refusals w = contact_tree_refusals(
+        "Bullet", "Bullet's friction is two decoupled directions bounded by μ times the normal impulse of the previous sweep");
     w.joint = "the Bullet adapter runs revolute, prismatic, spherical and a free root only ({type}: Bullet has no helical or "
               "cylindrical joint, and its planar joint turns about the link's COM on axes of its own choosing)";
     w.free_below_root = "a free joint below the root (Bullet's multibody has one floating base)";
-    w.soft_contact = "soft contact (§11.8) has no Bullet counterpart in this adapter";
-    w.friction = "friction μ > 0: Bullet's friction is two decoupled directions bounded by μ times the normal impulse of the "
-                 "previous sweep (not the reference's problem); the adapter runs frictionless contacts only";
     const Model<B> m = build_model<B>(f.model);
     const bool floating = floating_root(m);
     return unsupported_by(support(), w, m, [&](int i) -> std::string {
@@ -362,36 +359,53 @@ class BulletAdapter : public EngineAdapter {
 };
 
 
+// One solver call on the multibody as it stands (its velocities are the ones the rows see): the
+// impulses, as doubles in raw, and how often the MLCP solver fell back to Gauss-Seidel.
+struct Solved {
+  VecX<B> impulse;
+  std::vector<double> raw;
+  int fallbacks = 0;
+};
+
 // The contact step and the impulsive step of one sample with Bullet's default multibody solver
-// (docs/engines.md), Bullet's own model solved exactly beside them.
-void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, EngineSample& es) {
-  const ContactProblem p(m, q, qd, tau);
-  const ContactKinematics<B>& ck = p.ck;
-  const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
+// (docs/engines.md), Bullet's own model solved exactly beside them: what the two steps share, the
+// sample's rigid problem, Bullet's solver settings (its defaults, h = 1/60 s) and J⁻¹J̇q̇ of the map
+// g = J q̇ (bullet_adapter.hpp), what Bullet's free step adds in rbdref's terms.
+struct BulletSteps {
+  const Model<B>& m;
+  const VecX<B>&q, &qd, &tau;
+  const ContactProblem p;
   const B h = kTimeStep;
   btContactSolverInfo info;  // Bullet's defaults
-  info.m_timeStep = d(h);
-  const B threshold = B(info.m_restitutionVelocityThreshold);
-  // Bullet's restitution target r_i for a normal velocity z_i (docs/engines.md).
-  // J⁻¹J̇q̇ of the map g = J q̇ (bullet_adapter.hpp): what Bullet's free step adds in rbdref's terms.
   VecX<B> Jinv_Jdot_qd;
-  {
+
+  BulletSteps(const Model<B>& m_, const VecX<B>& q_, const VecX<B>& qd_, const VecX<B>& tau_)
+      : m(m_), q(q_), qd(qd_), tau(tau_), p(m_, q_, qd_, tau_) {
+    info.m_timeStep = d(h);
     BulletBody bb;
-    build(bb, m);
-    set_state(bb, m, q, qd);
+    at_state(bb);
     Jinv_Jdot_qd = bb.J.partialPivLu().solve(bb.Jdot_qd);
   }
-  const auto restitution = [&](const VecX<B>& z) {
-    VecX<B> r = VecX<B>::Zero(nc);
-    for (Eigen::Index i = 0; i < nc; ++i)
+  Eigen::Index nc() const { return static_cast<Eigen::Index>(m.contacts.size()); }
+  void at_state(BulletBody& bb) const {
+    build(bb, m);
+    set_state(bb, m, q, qd);
+  }
+
+  // Bullet's restitution target r_i for a normal velocity z_i (docs/engines.md).
+  VecX<B> restitution(const VecX<B>& z) const {
+    const B threshold = B(info.m_restitutionVelocityThreshold);
+    VecX<B> r = VecX<B>::Zero(nc());
+    for (Eigen::Index i = 0; i < nc(); ++i)
       if (abs(z(i)) >= threshold) r(i) = std::max<B>(B(0), B(-B(d(m.contacts[static_cast<size_t>(i)].e)) * z(i)));
     return r;
-  };
+  }
+
   // Bullet's own model solved exactly, LCP(M, rhs), as model_values `step`_lambda and `step`_`v` =
   // v0 + H⁻¹T λ; beside each of Bullet's runs in raw (a JSON pointer, its v) the digits of its v
   // against the model's, relative to max(max|v0|, max|v_model|).
-  const auto exact_model = [&](const std::string& step, const std::string& v, const VecX<B>& rhs, const VecX<B>& v0,
-                               const std::vector<std::pair<std::string, const VecX<B>*>>& runs) {
+  void exact_model(EngineSample& es, const std::string& step, const std::string& v, const VecX<B>& rhs, const VecX<B>& v0,
+                   const std::vector<std::pair<std::string, const VecX<B>*>>& runs) const {
     const LcpResult<B> lcp = solve_lcp<B>(p.M, rhs);
     if (lcp.status == LcpResult<B>::Solved) {
       const VecX<B> v_model = v0 + p.HiT * lcp.lambda;
@@ -401,17 +415,14 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
       for (const auto& [where, run] : runs) es.raw[json::json_pointer(where)][v + "_digits_vs_model"] = agreement_digits(*run, v_model, floor);
     }
     es.raw["model"][step + "_lcp"] = lcp_status_name(lcp);
-  };
-  // One solver call on the multibody as it stands (its velocities are the ones the rows see).
-  struct Solved {
-    VecX<B> impulse;
-    std::vector<double> raw;
-    int fallbacks = 0;
-  };
-  // `exact`: Bullet's btMultiBodyMLCPConstraintSolver with its Dantzig solver instead of the default
-  // Gauss-Seidel sweeps (the same rows, solved to the end; it falls back to Gauss-Seidel itself where
-  // Dantzig fails, which getNumFallbacks counts).
-  const auto solve = [&](BulletBody& bb, bool exact, int sweeps) {
+  }
+
+  // One solver call with the contacts as manifold points. `exact`: Bullet's
+  // btMultiBodyMLCPConstraintSolver with its Dantzig solver instead of the default Gauss-Seidel
+  // sweeps (the same rows, solved to the end; it falls back to Gauss-Seidel itself where Dantzig
+  // fails, which getNumFallbacks counts).
+  Solved solve(BulletBody& bb, bool exact, int sweeps) const {
+    const ContactKinematics<B>& ck = p.ck;
     std::vector<std::unique_ptr<btPersistentManifold>> man;
     std::vector<btPersistentManifold*> mp;
     std::vector<btCollisionObject*> bodies;
@@ -423,7 +434,7 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     const auto collider = [&](int body) -> btCollisionObject* {
       return body < 0 ? static_cast<btCollisionObject*>(&bb.ground) : bb.colliders[static_cast<size_t>(bb.link[body] + 1)].get();
     };
-    for (Eigen::Index i = 0; i < nc; ++i) {
+    for (Eigen::Index i = 0; i < nc(); ++i) {
       const Contact<B>& cn = m.contacts[static_cast<size_t>(i)];
       man.push_back(std::make_unique<btPersistentManifold>(collider(cn.s), collider(cn.p), 0, BT_LARGE_FLOAT, BT_LARGE_FLOAT));
       const btVector3 x = btv(ck.x[static_cast<size_t>(i)]), n = btv(ck.n[static_cast<size_t>(i)]);
@@ -446,19 +457,18 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     bb.mb->processDeltaVeeMultiDof2();
     Solved s;
     s.fallbacks = exact ? mlcp.getNumFallbacks() : 0;
-    s.impulse.resize(nc);
-    for (Eigen::Index i = 0; i < nc; ++i) {
+    s.impulse.resize(nc());
+    for (Eigen::Index i = 0; i < nc(); ++i) {
       s.impulse(i) = B(mp[static_cast<size_t>(i)]->getContactPoint(0).m_appliedImpulse);
       s.raw.push_back(mp[static_cast<size_t>(i)]->getContactPoint(0).m_appliedImpulse);
     }
     return s;
-  };
-  // The contact step, with Bullet's default solver (the audited values) and with its exact MLCP
-  // solver (in raw: it tells the model from the Gauss-Seidel sweeps' convergence).
-  const auto contact_step = [&](bool exact, int sweeps, VecX<B>& lambda, VecX<B>& qdd, Solved& s) {
+  }
+
+  // One contact step (the free step, then the solver): λ = impulse / h and q̈ = J⁻¹(ġ − J̇q̇).
+  void contact_run(bool exact, int sweeps, VecX<B>& lambda, VecX<B>& qdd, Solved& s) const {
     BulletBody bb;
-    build(bb, m);
-    set_state(bb, m, q, qd);
+    at_state(bb);
     const VecX<B> g0 = g_velocity(bb);
     apply_forces(bb, m, tau, true);
     Scratch sc;
@@ -467,13 +477,17 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     const VecX<B> gdd = (g_velocity(bb) - g0) / h;
     lambda = s.impulse / h;
     qdd = bb.J.partialPivLu().solve(VecX<B>(gdd - bb.Jdot_qd));
-  };
-  {
+  }
+
+  // The contact step, with Bullet's default solver (the audited values) and, in raw, with its
+  // exact MLCP solver and with Gauss-Seidel run to convergence (they tell the model from the
+  // sweeps' convergence).
+  void contact_step(EngineSample& es) const {
     VecX<B> lambda, qdd, lambda_x, qdd_x, lambda_c, qdd_c;
     Solved s, sx, sc;
-    contact_step(false, info.m_numIterations, lambda, qdd, s);
-    contact_step(true, info.m_numIterations, lambda_x, qdd_x, sx);
-    contact_step(false, kManySweeps, lambda_c, qdd_c, sc);
+    contact_run(false, info.m_numIterations, lambda, qdd, s);
+    contact_run(true, info.m_numIterations, lambda_x, qdd_x, sx);
+    contact_run(false, kManySweeps, lambda_c, qdd_c, sc);
     es.values["contact_lambda"] = num_vec(lambda);
     es.values["contact_qdd"] = num_vec(qdd);
     std::vector<double> lx, qx;
@@ -485,44 +499,49 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     // Bullet's free step in rbdref's coordinates: g_f = g + h (J q̈_free + J̇q̇), so
     // q̇_f = q̇ + h (q̈_free + J⁻¹J̇q̇) (the floating base integrates its world-frame velocities).
     const VecX<B> qd_f = qd + h * VecX<B>(p.qdd_free + Jinv_Jdot_qd);
-    const VecX<B> zf = ck.Tn.transpose() * qd_f;
-    exact_model("contact", "qdd", VecX<B>((zf - restitution(zf)) / h), p.qdd_free,
+    const VecX<B> zf = p.ck.Tn.transpose() * qd_f;
+    exact_model(es, "contact", "qdd", VecX<B>((zf - restitution(zf)) / h), p.qdd_free,
                 {{"/contact_step", &qdd}, {"/contact_step/mlcp_dantzig", &qdd_x}, {"/contact_step/gauss_seidel_converged", &qdd_c}});
   }
-  // The impulsive step: the solver alone at q̇ (forward dynamics with dt = 0 for its caches), with
-  // Bullet's default sweeps (the audited values) and run to convergence (raw, the diagnosis).
-  {
-    const auto impulse_step = [&](int sweeps, VecX<B>& impulse, VecX<B>& qd_plus, std::vector<double>& raw) {
-      BulletBody bb;
-      build(bb, m);
-      set_state(bb, m, q, qd);
-      apply_forces(bb, m, VecX<B>(VecX<B>::Zero(m.nv)), false);
-      Scratch sc;
-      forward(bb, sc);
-      const Solved s = solve(bb, false, sweeps);
-      impulse = s.impulse;
-      raw = s.raw;
-      qd_plus = bb.J.partialPivLu().solve(g_velocity(bb));
-    };
+
+  // One impulsive step: the solver alone at q̇ (forward dynamics with dt = 0 for its caches).
+  void impulse_run(int sweeps, VecX<B>& impulse, VecX<B>& qd_plus, std::vector<double>& raw) const {
+    BulletBody bb;
+    at_state(bb);
+    apply_forces(bb, m, VecX<B>(VecX<B>::Zero(m.nv)), false);
+    Scratch sc;
+    forward(bb, sc);
+    const Solved s = solve(bb, false, sweeps);
+    impulse = s.impulse;
+    raw = s.raw;
+    qd_plus = bb.J.partialPivLu().solve(g_velocity(bb));
+  }
+
+  // The impulsive step with Bullet's default sweeps (the audited values) and run to convergence
+  // (raw, the diagnosis).
+  void impulsive_step(EngineSample& es) const {
     VecX<B> impulse, qd_plus, impulse_c, qd_plus_c;
     std::vector<double> raw, raw_c;
-    impulse_step(info.m_numIterations, impulse, qd_plus, raw);
-    impulse_step(kManySweeps, impulse_c, qd_plus_c, raw_c);
+    impulse_run(info.m_numIterations, impulse, qd_plus, raw);
+    impulse_run(kManySweeps, impulse_c, qd_plus_c, raw_c);
     es.values["impact_lambda"] = num_vec(impulse);
     es.values["impact_qd_plus"] = num_vec(qd_plus);
     es.raw["impact_step"] = {{"applied_impulse", raw}, {"gauss_seidel_converged", {{"sweeps", kManySweeps}, {"applied_impulse", raw_c}}}};
-    exact_model("impact", "qd_plus", VecX<B>(ck.zeta - restitution(ck.zeta)), qd,
+    exact_model(es, "impact", "qd_plus", VecX<B>(p.ck.zeta - restitution(p.ck.zeta)), qd,
                 {{"/impact_step", &qd_plus}, {"/impact_step/gauss_seidel_converged", &qd_plus_c}});
   }
+};
+
+// The contact step and the impulsive step of one sample (BulletSteps).
+void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, EngineSample& es) {
+  const BulletSteps steps(m, q, qd, tau);
+  steps.contact_step(es);
+  steps.impulsive_step(es);
 }
 
-EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
-  const Model<B> m = build_model<B>(f.model);
-  const int nv = m.nv;
-  const bool has_contacts = !m.contacts.empty();
-  EngineOutput out = output_header(*this, f, fixture_file,
-                                   "btMultiBody built in code by rbdref (link frames at the COMs on the principal axes)");
-  out.conventions = {
+// The conventions of Bullet's values, and of its contact steps on a model with contacts.
+json conventions_of(bool has_contacts) {
+  json c = {
       {"name", "bullet"},
       {"links", "btMultiBody links at the COM on the principal axes; a free root is the floating base, otherwise a fixed base"},
       {"velocities", "[ω (world), v_COM (world)] for a floating base, spherical joints' ω in the child link frame; converted by g = J q̇"},
@@ -534,63 +553,68 @@ EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fix
       {"qdd", "computeAccelerationsArticulatedBodyAlgorithmMultiDof at τ' = J⁻ᵀ τ (dt = 0), converted: J⁻¹ (q̈' − J̇q̇)"},
       {"tau", "not reported: Bullet 3.24 as packaged has no inverse dynamics"}};
   if (has_contacts) {
-    out.conventions["contact_model"] =
+    c["contact_model"] =
         "Bullet's velocity-level step (btMultiBodyConstraintSolver, h = 1/60 s): impulses x = hλ ≥ 0 with "
         "M x + Tᵀq̇_f − r ≥ 0, q̇_f = q̇ + h (q̈_free + J⁻¹J̇q̇) (the floating base's world-frame velocity step), "
         "r_i = max(0, −e_i t_iᵀq̇_f) where |t_iᵀq̇_f| ≥ 0.2 m/s; no Ṫᵀq̇ term; the rigid LCP where q̇ = 0; solved by "
         "projected Gauss-Seidel, 10 sweeps (Bullet's defaults), whose shortfall is Bullet's numbers";
-    out.conventions["contacts"] =
+    c["contacts"] =
         "one btManifoldPoint per contact in a manifold of its own, written by hand: position x, normal n (Bullet's "
         "normalWorldOnB, from rbdref's A into B), distance 0, friction 0, restitution e";
-    out.conventions["contact_lambda"] = "m_appliedImpulse / h";
-    out.conventions["contact_qdd"] = "(v⁺ − v)/h after solveMultiBodyGroup and processDeltaVeeMultiDof2, converted";
-    out.conventions["impact"] = "the solver alone at q̇: impact_lambda = m_appliedImpulse, impact_qd_plus = J⁻¹ v⁺";
-    out.conventions["diagnosis"] =
+    c["contact_lambda"] = "m_appliedImpulse / h";
+    c["contact_qdd"] = "(v⁺ − v)/h after solveMultiBodyGroup and processDeltaVeeMultiDof2, converted";
+    c["impact"] = "the solver alone at q̇: impact_lambda = m_appliedImpulse, impact_qd_plus = J⁻¹ v⁺";
+    c["diagnosis"] =
         "raw.contact_step / raw.impact_step: the same steps by Gauss-Seidel run to convergence (2000 sweeps) and by "
         "Bullet's MLCP solver (btMultiBodyMLCPConstraintSolver with btDantzigSolver), each with its digits against the "
         "model's exact solution";
   }
+  return c;
+}
 
-  for (size_t si = 0; si < f.samples.size(); ++si) {
-    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) {
-      const auto [q, qd, qdd_unused, tau] = inputs_of(f.samples[si]);
-      BulletBody bb;
-      build(bb, m);
-      set_state(bb, m, q, qd);
-      if (si == 0) {
-        out.model_echo = json::parse(model_echo(m, bb, q).dump());
-        out.model_echo["model_warnings"] = f.model_warnings;
-      }
-      Scratch sc;
-      apply_forces(bb, m, VecX<B>(VecX<B>::Zero(nv)), true);
-      const VecX<B> a0 = forward(bb, sc);
-      std::vector<double> raw_minv;
-      const MatX<B> Mi = inverse_mass(bb, sc, raw_minv);
-      // H' and C' from Bullet's M⁻¹: its symmetric part (the asymmetry, Bullet's column-by-column
-      // rounding, is kept in raw), factored once at 50 digits; C' by a solve, not by H' q̈'₀, so
-      // that M⁻¹'s rounding reaches C' amplified by κ once, not twice.
-      const MatX<B> Ms = (Mi + Mi.transpose()) / B(2);
-      const Eigen::LDLT<MatX<B>> ldlt(Ms);
-      if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().minCoeff() > B(0)))
-        throw EngineError("Bullet's M⁻¹ is not positive-definite at this sample");
-      const MatX<B> Hp = ldlt.solve(MatX<B>(MatX<B>::Identity(bb.ng, bb.ng)));
-      const VecX<B> Cp = -ldlt.solve(a0);
-      es.raw["Minv_asymmetry"] = d(B((Mi - Mi.transpose()).cwiseAbs().maxCoeff() / Mi.cwiseAbs().maxCoeff()));
-      apply_forces(bb, m, tau, true);
-      const VecX<B> a = forward(bb, sc);
-      const MatX<B> Jt = bb.J.transpose();
-      es.values["H"] = num_mat(MatX<B>(Jt * Hp * bb.J));
-      es.values["C"] = num_vec(VecX<B>(Jt * VecX<B>(Cp + Hp * bb.Jdot_qd)));
-      es.values["qdd"] = num_vec(VecX<B>(bb.J.partialPivLu().solve(VecX<B>(a - bb.Jdot_qd))));
-      std::vector<double> ra0, ra;
-      for (Eigen::Index k = 0; k < a.size(); ++k) ra0.push_back(d(a0(k))), ra.push_back(d(a(k)));
-      es.raw["note"] = "Bullet's values in its generalized velocity g (base [ω; v_COM] world first when floating), before conversion";
-      es.raw["Minv"] = raw_minv;  // column-major, ng × ng
-      es.raw["qdd_at_zero_tau"] = ra0;
-      es.raw["qdd"] = ra;
-      if (has_contacts) contact_steps(m, q, qd, tau, es);
-    });
-  }
+EngineOutput BulletAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
+  const Model<B> m = build_model<B>(f.model);
+  const int nv = m.nv;
+  const bool has_contacts = !m.contacts.empty();
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "btMultiBody built in code by rbdref (link frames at the COMs on the principal axes)");
+  out.conventions = conventions_of(has_contacts);
+
+  add_samples(out, f, [&](size_t si, const SampleInputs& in, EngineSample& es) {
+    const auto& [q, qd, qdd_unused, tau] = in;
+    BulletBody bb;
+    build(bb, m);
+    set_state(bb, m, q, qd);
+    if (si == 0) put_model_echo(out, f, model_echo(m, bb, q));
+    Scratch sc;
+    apply_forces(bb, m, VecX<B>(VecX<B>::Zero(nv)), true);
+    const VecX<B> a0 = forward(bb, sc);
+    std::vector<double> raw_minv;
+    const MatX<B> Mi = inverse_mass(bb, sc, raw_minv);
+    // H' and C' from Bullet's M⁻¹: its symmetric part (the asymmetry, Bullet's column-by-column
+    // rounding, is kept in raw), factored once at 50 digits; C' by a solve, not by H' q̈'₀, so
+    // that M⁻¹'s rounding reaches C' amplified by κ once, not twice.
+    const MatX<B> Ms = (Mi + Mi.transpose()) / B(2);
+    const Eigen::LDLT<MatX<B>> ldlt(Ms);
+    if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().minCoeff() > B(0)))
+      throw EngineError("Bullet's M⁻¹ is not positive-definite at this sample");
+    const MatX<B> Hp = ldlt.solve(MatX<B>(MatX<B>::Identity(bb.ng, bb.ng)));
+    const VecX<B> Cp = -ldlt.solve(a0);
+    es.raw["Minv_asymmetry"] = d(B((Mi - Mi.transpose()).cwiseAbs().maxCoeff() / Mi.cwiseAbs().maxCoeff()));
+    apply_forces(bb, m, tau, true);
+    const VecX<B> a = forward(bb, sc);
+    const MatX<B> Jt = bb.J.transpose();
+    es.values["H"] = num_mat(MatX<B>(Jt * Hp * bb.J));
+    es.values["C"] = num_vec(VecX<B>(Jt * VecX<B>(Cp + Hp * bb.Jdot_qd)));
+    es.values["qdd"] = num_vec(VecX<B>(bb.J.partialPivLu().solve(VecX<B>(a - bb.Jdot_qd))));
+    std::vector<double> ra0, ra;
+    for (Eigen::Index k = 0; k < a.size(); ++k) ra0.push_back(d(a0(k))), ra.push_back(d(a(k)));
+    es.raw["note"] = "Bullet's values in its generalized velocity g (base [ω; v_COM] world first when floating), before conversion";
+    es.raw["Minv"] = raw_minv;  // column-major, ng × ng
+    es.raw["qdd_at_zero_tau"] = ra0;
+    es.raw["qdd"] = ra;
+    if (has_contacts) contact_steps(m, q, qd, tau, es);
+  });
   return out;
 }
 

@@ -36,8 +36,6 @@
 #endif
 
 #include <climits>
-#include <fstream>
-#include <sstream>
 #include <cstdlib>
 
 #include <Eigen/Cholesky>
@@ -256,60 +254,74 @@ void add_contacts(DartWorld& w, const Model<B>& m, const ContactKinematics<B>& c
   }
 }
 
+// What one contact step of DART leaves, in DART's terms (raw) and converted.
+struct StepOut {
+  Eigen::VectorXd acc, fc, fc_after, dv, a_free, dv_free;
+  VecX<B> lambda, qdd, tau_c;
+  std::vector<double> forces;
+};
+
 // The contact step and the impulsive step of one sample (docs/engines.md), with DART's own model
-// solved exactly beside them.
-void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, double cfm, EngineSample& es) {
-  const ContactProblem p(m, q, qd, tau);
-  const ContactKinematics<B>& ck = p.ck;
-  const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
-  MatX<B> Mp = p.M;  // DART's A: the diagonal scaled by 1 + CFM
-  for (Eigen::Index i = 0; i < nc; ++i) Mp(i, i) = p.M(i, i) * (B(1) + B(cfm));
+// solved exactly beside them: what the two steps share, the sample's rigid problem, DART's A
+// (M with the diagonal scaled by 1 + CFM) and DART 6.12's free step. That free step is
+// v_f = q̇ + h (q̈_free + g), g = ω × v on each FreeJoint's linear DoFs (its integrateVelocities;
+// docs/engines.md), 0 elsewhere: the velocity change per unit h is then q̈ + g, and contact_qdd is
+// that change less g, the acceleration the forces make.
+struct DartSteps {
+  const Model<B>& m;
+  const VecX<B>&q, &qd, &tau;
+  const ContactProblem p;
+  MatX<B> Mp;
   const B h = B(kTimeStep);
+  VecX<B> g;
+
+  DartSteps(const Model<B>& m_, const VecX<B>& q_, const VecX<B>& qd_, const VecX<B>& tau_, double cfm)
+      : m(m_), q(q_), qd(qd_), tau(tau_), p(m_, q_, qd_, tau_), Mp(p.M), g(VecX<B>::Zero(m_.nv)) {
+    for (Eigen::Index i = 0; i < nc(); ++i) Mp(i, i) = p.M(i, i) * (B(1) + B(cfm));
+    for (int i = 0; i < m.NB; ++i)
+      if (m.joint[i].type == JointType::Free) {
+        const Vec3<B> w = qd.segment(m.iv[i], 3), v = qd.segment(m.iv[i] + 3, 3);
+        g.segment(m.iv[i] + 3, 3) = w.cross(v);
+      }
+  }
+  Eigen::Index nc() const { return static_cast<Eigen::Index>(m.contacts.size()); }
+
   // DART's bounce velocity c_i for a separation velocity z_i (docs/engines.md).
-  const auto bounce = [&](const VecX<B>& z) {
-    VecX<B> c = VecX<B>::Zero(nc);
-    for (Eigen::Index i = 0; i < nc; ++i) {
+  VecX<B> bounce(const VecX<B>& z) const {
+    VecX<B> c = VecX<B>::Zero(nc());
+    for (Eigen::Index i = 0; i < nc(); ++i) {
       const B e = B(d(m.contacts[static_cast<size_t>(i)].e));  // DART's restitution product e × 1, a double
       const B r = -e * z(i);
       if (e > B(1e-3) && r > B(0.1)) c(i) = r > B(100) ? B(100) : r;
     }
     return c;
-  };
-  const auto lambda_of = [&](const DartWorld& w, const B& scale) {
-    VecX<B> l(nc);
-    for (Eigen::Index i = 0; i < nc; ++i) l(i) = ck.n[static_cast<size_t>(i)].dot(bv3(w.contact[static_cast<size_t>(i)].force)) * scale;
+  }
+  VecX<B> lambda_of(const DartWorld& w, const B& scale) const {
+    VecX<B> l(nc());
+    for (Eigen::Index i = 0; i < nc(); ++i) l(i) = p.ck.n[static_cast<size_t>(i)].dot(bv3(w.contact[static_cast<size_t>(i)].force)) * scale;
     return l;
-  };
-  // One step as World::step takes it (DART 6.12: forward dynamics, integrateVelocities, the
-  // constraint solver, computeImpulseForwardDynamics), read before integratePositions: DART's
-  // getConstraintForces is evaluated lazily at the skeleton's current positions, so after a whole
-  // World::step it is Jᵀ at q + h q̇⁺, not at the step's q (recorded in raw for the record).
-  // DART 6.12's free step: v_f = q̇ + h (q̈_free + g), g = ω × v on each FreeJoint's linear DoFs
-  // (its integrateVelocities; docs/engines.md), 0 elsewhere. The velocity change per unit h is
-  // then q̈ + g: contact_qdd is that change less g, the acceleration the forces make.
-  VecX<B> g = VecX<B>::Zero(m.nv);
-  for (int i = 0; i < m.NB; ++i)
-    if (m.joint[i].type == JointType::Free) {
-      const Vec3<B> w = qd.segment(m.iv[i], 3), v = qd.segment(m.iv[i] + 3, 3);
-      g.segment(m.iv[i] + 3, 3) = w.cross(v);
-    }
-  // `dantzig_only`: the same step with DART's secondary boxed-LCP solver (PGS, which takes over
-  // silently where Dantzig fails) switched off, to tell whether the fallback answered.
-  struct StepOut {
-    Eigen::VectorXd acc, fc, fc_after, dv, a_free, dv_free;
-    VecX<B> lambda, qdd, tau_c;
-    std::vector<double> forces;
-  };
-  const auto contact_step = [&](bool dantzig_only) {
-    DartWorld w;
+  }
+  // The world at the sample with its contacts; `dantzig_only`: DART's secondary boxed-LCP solver
+  // (PGS, which takes over silently where Dantzig fails) switched off, to tell whether the
+  // fallback answered.
+  void at_state(DartWorld& w, const VecX<B>& forces, bool dantzig_only) const {
     build_skeleton(w, m);
-    set_state(w, m, q, qd, tau);
-    add_contacts(w, m, ck);
+    set_state(w, m, q, qd, forces);
+    add_contacts(w, m, p.ck);
     if (dantzig_only) {
       auto* bs = dynamic_cast<dart::constraint::BoxedLcpConstraintSolver*>(w.world->getConstraintSolver());
       if (!bs) throw EngineError("DART's World has no boxed-LCP constraint solver");
       bs->setSecondaryBoxedLcpSolver(nullptr);
     }
+  }
+
+  // One step as World::step takes it (DART 6.12: forward dynamics, integrateVelocities, the
+  // constraint solver, computeImpulseForwardDynamics), read before integratePositions: DART's
+  // getConstraintForces is evaluated lazily at the skeleton's current positions, so after a whole
+  // World::step it is Jᵀ at q + h q̇⁺, not at the step's q (recorded in raw for the record).
+  StepOut contact_run(bool dantzig_only) const {
+    DartWorld w;
+    at_state(w, tau, dantzig_only);
     const Eigen::VectorXd v0 = w.skel->getVelocities();
     w.skel->computeForwardDynamics();
     const Eigen::VectorXd a_free = w.skel->getAccelerations();
@@ -333,10 +345,12 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     w.skel->integratePositions(kTimeStep);
     o.fc_after = w.skel->getConstraintForces();
     return o;
-  };
-  {
-    const StepOut o = contact_step(false);
-    const StepOut dz = contact_step(true);
+  }
+
+  // The contact step (and again with Dantzig alone, in raw), and DART's model, exactly.
+  void contact_step(EngineSample& es) const {
+    const StepOut o = contact_run(false);
+    const StepOut dz = contact_run(true);
     es.values["contact_lambda"] = num_vec(o.lambda);
     es.values["contact_qdd"] = num_vec(o.qdd);
     es.values["contact_tau_c"] = num_vec(o.tau_c);
@@ -354,35 +368,39 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
           "contact step: DART's Dantzig solver failed on this contact set and its PGS fallback answered (the impulses "
           "differ from Dantzig's alone)");
     // DART's model, exactly, per unit h: w/h = M'λ + Tᵀ(q̇ + h q̈_free)/h − c/h.
-    const VecX<B> zf = ck.Tn.transpose() * VecX<B>(qd + h * VecX<B>(p.qdd_free + g));
+    const VecX<B> zf = p.ck.Tn.transpose() * VecX<B>(qd + h * VecX<B>(p.qdd_free + g));
     const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>((zf - bounce(zf)) / h));
     if (lcp.status == LcpResult<B>::Solved) {
-      const VecX<B> Tl = ck.Tn * lcp.lambda;
+      const VecX<B> Tl = p.ck.Tn * lcp.lambda;
       es.model_values["contact_lambda"] = num_vec(lcp.lambda);
       es.model_values["contact_tau_c"] = num_vec(Tl);
       es.model_values["contact_qdd"] = num_vec(VecX<B>(p.qdd_free + p.llt.solve(Tl)));
     }
     es.raw["model"] = {{"contact_lcp", lcp_status_name(lcp)}};
   }
-  // The impulsive step: the constraint solver alone at q̇ (and again with Dantzig alone).
-  {
-    const auto impulse_step = [&](bool dantzig_only, std::vector<double>& forces) {
-      DartWorld w;
-      build_skeleton(w, m);
-      set_state(w, m, q, qd, VecX<B>(VecX<B>::Zero(m.nv)));
-      add_contacts(w, m, ck);
-      if (dantzig_only) dynamic_cast<dart::constraint::BoxedLcpConstraintSolver&>(*w.world->getConstraintSolver()).setSecondaryBoxedLcpSolver(nullptr);
-      w.world->getConstraintSolver()->solve();
-      if (w.skel->isImpulseApplied()) {
-        w.skel->computeImpulseForwardDynamics();
-        w.skel->setImpulseApplied(false);
-      }
-      for (const auto& c : w.contact) forces.insert(forces.end(), c.force.data(), c.force.data() + 3);
-      return std::make_pair(lambda_of(w, h), from_dart(w, w.skel->getVelocities()));
-    };
+
+  // One impulsive step: the constraint solver alone at q̇; the impulses and q̇⁺ converted, DART's
+  // contact forces into `forces`.
+  std::pair<VecX<B>, VecX<B>> impulse_run(bool dantzig_only, std::vector<double>& forces) const {
+    DartWorld w;
+    build_skeleton(w, m);
+    set_state(w, m, q, qd, VecX<B>(VecX<B>::Zero(m.nv)));
+    add_contacts(w, m, p.ck);
+    if (dantzig_only) dynamic_cast<dart::constraint::BoxedLcpConstraintSolver&>(*w.world->getConstraintSolver()).setSecondaryBoxedLcpSolver(nullptr);
+    w.world->getConstraintSolver()->solve();
+    if (w.skel->isImpulseApplied()) {
+      w.skel->computeImpulseForwardDynamics();
+      w.skel->setImpulseApplied(false);
+    }
+    for (const auto& c : w.contact) forces.insert(forces.end(), c.force.data(), c.force.data() + 3);
+    return std::make_pair(lambda_of(w, h), from_dart(w, w.skel->getVelocities()));
+  }
+
+  // The impulsive step (and again with Dantzig alone, in raw), and DART's model, exactly.
+  void impulsive_step(EngineSample& es) const {
     std::vector<double> forces, dz_forces;
-    const auto [impulse, qd_plus] = impulse_step(false, forces);
-    impulse_step(true, dz_forces);
+    const auto [impulse, qd_plus] = impulse_run(false, forces);
+    impulse_run(true, dz_forces);
     es.values["impact_lambda"] = num_vec(impulse);
     es.values["impact_qd_plus"] = num_vec(qd_plus);
     const bool fallback = forces != dz_forces;
@@ -390,13 +408,20 @@ void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const
     if (fallback)
       es.raw["engine_messages"].push_back(
           "impulsive step: DART's Dantzig solver failed on this contact set and its PGS fallback answered");
-    const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>(ck.zeta - bounce(ck.zeta)));
+    const LcpResult<B> lcp = solve_lcp<B>(Mp, VecX<B>(p.ck.zeta - bounce(p.ck.zeta)));
     if (lcp.status == LcpResult<B>::Solved) {
       es.model_values["impact_lambda"] = num_vec(lcp.lambda);
       es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + p.HiT * lcp.lambda));
     }
     es.raw["model"]["impact_lcp"] = lcp_status_name(lcp);
   }
+};
+
+// The contact step and the impulsive step of one sample (DartSteps).
+void contact_steps(const Model<B>& m, const VecX<B>& q, const VecX<B>& qd, const VecX<B>& tau, double cfm, EngineSample& es) {
+  const DartSteps steps(m, q, qd, tau, cfm);
+  steps.contact_step(es);
+  steps.impulsive_step(es);
 }
 
 class DartAdapter : public EngineAdapter {
@@ -416,13 +441,9 @@ class DartAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
-    Refusals w;
-    w.loop = "the DART adapter builds trees only";
+    Refusals w = contact_tree_refusals("DART", "DART's friction is a boxed LCP on a two-direction pyramid");
     w.joint = "DART 6.12 has no {type} joint";
     w.massless = kMassless;
-    w.soft_contact = "soft contact (§11.8) has no DART counterpart in this adapter";
-    w.friction = "friction μ > 0: DART's friction is a boxed LCP on a two-direction pyramid (not the reference's problem); "
-                 "the adapter runs frictionless contacts only";
     return unsupported_by(support(), w, build_model<double>(f.model));
   }
 
@@ -548,13 +569,10 @@ void tree_quantities(DartWorld& w, const Model<B>& m, const VecX<B>& qdd, const 
   es.raw["accelerations"] = std::vector<double>(acc.data(), acc.data() + nv);
 }
 
-EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
-  const Model<B> m = build_model<B>(f.model);
-  const bool has_contacts = !m.contacts.empty();
-  const double cfm = dart::constraint::ContactConstraint::getConstraintForceMixing();
-  EngineOutput out = output_header(*this, f, fixture_file,
-                                   "DART Skeleton built in code by rbdref (body frames = joint frames, T_ChildBodyToJoint = identity)");
-  out.conventions = {
+// The conventions of DART's values, and of its contact steps on a model with contacts (cfm: its
+// constraint force mixing).
+json conventions_of(bool has_contacts, double cfm) {
+  json c = {
       {"name", "dart"},
       {"joints", "RevoluteJoint, PrismaticJoint, ScrewJoint (pitch per turn = 2π × rbdref's), PlanarJoint (arbitrary "
                  "plane u, n × u), BallJoint, FreeJoint"},
@@ -571,35 +589,40 @@ EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixtu
                   "with Tᵀ(q̇ + h q̈_free) + M' x ≥ c, M' = M + CFM diag(M), c_i = e_i (−t_iᵀ(q̇ + h q̈_free)) above the "
                   "bounce threshold 0.1 m/s; no Ṫᵀq̇ term; equal to the rigid LCP (up to CFM) where q̇ = 0",
                   kTimeStep, cfm);
-    out.conventions["contact_model"] = buf;
-    out.conventions["contacts"] =
+    c["contact_model"] = buf;
+    c["contacts"] =
         "dart::constraint::ContactConstraint per contact, added to the World's constraint solver by hand: point x, normal "
         "n (from A into B: DART's bodyNode2 → bodyNode1), depth 0, friction 0, restitution e (B's ShapeNode) × 1 (A's)";
-    out.conventions["contact_lambda"] = "n · Contact::force (DART stores n x / h, the force on B)";
-    out.conventions["contact_qdd"] =
+    c["contact_lambda"] = "n · Contact::force (DART stores n x / h, the force on B)";
+    c["contact_qdd"] =
         "(v⁺ − v)/h over World::step's sequence (without integratePositions), less the FreeJoints' ω × v that DART's "
         "integrateVelocities adds: q̈_free + H⁻¹ T x / h";
-    out.conventions["contact_tau_c"] = "Skeleton::getConstraintForces at the step's positions (before integratePositions)";
-    out.conventions["impact"] = "the constraint solver alone at q̇ (no free step), then computeImpulseForwardDynamics: "
-                                "impact_lambda = n · force · h, impact_qd_plus = getVelocities";
+    c["contact_tau_c"] = "Skeleton::getConstraintForces at the step's positions (before integratePositions)";
+    c["impact"] = "the constraint solver alone at q̇ (no free step), then computeImpulseForwardDynamics: "
+                  "impact_lambda = n · force · h, impact_qd_plus = getVelocities";
   }
+  return c;
+}
 
-  for (size_t si = 0; si < f.samples.size(); ++si) {
-    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) {
-      const auto [q, qd, qdd, tau] = inputs_of(f.samples[si]);
-      {
-        DartWorld w;
-        build_skeleton(w, m);
-        set_state(w, m, q, qd, tau);
-        if (si == 0) {
-          out.model_echo = json::parse(model_echo(m, w, q).dump());
-          out.model_echo["model_warnings"] = f.model_warnings;
-        }
-        tree_quantities(w, m, qdd, tau, es);
-      }
-      if (has_contacts) contact_steps(m, q, qd, tau, cfm, es);
-    });
-  }
+EngineOutput DartAdapter::run_checked(const Fixture& f, const std::string& fixture_file) const {
+  const Model<B> m = build_model<B>(f.model);
+  const bool has_contacts = !m.contacts.empty();
+  const double cfm = dart::constraint::ContactConstraint::getConstraintForceMixing();
+  EngineOutput out = output_header(*this, f, fixture_file,
+                                   "DART Skeleton built in code by rbdref (body frames = joint frames, T_ChildBodyToJoint = identity)");
+  out.conventions = conventions_of(has_contacts, cfm);
+
+  add_samples(out, f, [&](size_t si, const SampleInputs& in, EngineSample& es) {
+    const auto& [q, qd, qdd, tau] = in;
+    {
+      DartWorld w;
+      build_skeleton(w, m);
+      set_state(w, m, q, qd, tau);
+      if (si == 0) put_model_echo(out, f, model_echo(m, w, q));
+      tree_quantities(w, m, qdd, tau, es);
+    }
+    if (has_contacts) contact_steps(m, q, qd, tau, cfm, es);
+  });
   return out;
 }
 
@@ -653,11 +676,8 @@ class DartUrdfAdapter : public DartAdapter {
     if (!skel) {
       // DART resolves every mesh URI a URDF names (package://... needs the package's folder): the
       // URDF again without its <visual> and <collision> elements (no dynamics in them).
-      std::ifstream in(abs_path, std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
       int removed = 0;
-      const std::string stripped = strip_urdf_geometry(text.str(), &removed);
+      const std::string stripped = strip_urdf_geometry(file_text(abs_path), &removed);
       if (removed > 0) {
         skel = loader.parseSkeletonString(stripped, dart::common::Uri::createFromPath(abs_path));
         note = "DART's URDF loader could not read the URDF as written (a mesh URI it cannot resolve); it was read with its " +
@@ -698,8 +718,7 @@ class DartUrdfAdapter : public DartAdapter {
         for (int k = 0; k < m.nvi[i]; ++k) w.dof.push_back(static_cast<int>(w.joint[i]->getIndexInSkeleton(static_cast<std::size_t>(k))));
       set_state(w, m, q, qd, tau);
       if (si == 0) {
-        out.model_echo = json::parse(model_echo(m, w, q, true).dump());
-        out.model_echo["model_warnings"] = f.model_warnings;
+        put_model_echo(out, f, model_echo(m, w, q, true));
       }
       tree_quantities(w, m, qdd, tau, es);
       w.world->removeSkeleton(skel);

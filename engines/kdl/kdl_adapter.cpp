@@ -169,8 +169,7 @@ class KdlAdapter : public EngineAdapter {
                        {"qdd", b.unbranched ? "ChainFdSolver_RNE(q, qd, tau)" : "not computed: KDL has no forward dynamics on a tree"},
                        {"converted_to", "rbdref canonical: no conversion (KDL's joint coordinates are rbdref's)"}};
     if (!m.contacts.empty()) out.conventions["contacts"] = "not run: KDL has no contacts";
-    out.model_echo = json::parse(model_echo(m, b.tree).dump());
-    out.model_echo["model_warnings"] = f.model_warnings;
+    put_model_echo(out, f, model_echo(m, b.tree));
     KDL::WrenchMap f_ext;
     for (const auto& [name, el] : b.tree.getSegments())
       if (name != kRoot) f_ext[name] = KDL::Wrench::Zero();

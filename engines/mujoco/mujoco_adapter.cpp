@@ -24,7 +24,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace rbd {
@@ -89,6 +88,129 @@ EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::
                         const std::string& import_path, const MjcfImport* mjcf = nullptr);
 mjModel* load_mjcf(const std::string& xml);
 
+// mj_loadXML of a file: MuJoCo's model, or null with `err` set to MuJoCo's message.
+mjModel* load_xml(const std::string& path, std::string& err) {
+  char buf[1000] = "";
+  mjModel* mm = mj_loadXML(path.c_str(), nullptr, buf, sizeof buf);
+  err = buf;
+  return mm;
+}
+
+// The start of MuJoCo's own import of the user's file (mujoco-urdf, mujoco-mjcf): an unsupported
+// model refused, and rbdref's model without its contacts (they come from a contacts file, not the
+// user's file: the tree quantities run).
+Model<B> import_model(const EngineAdapter& a, const Fixture& f) {
+  const std::string why = a.unsupported(f);
+  if (!why.empty()) throw EngineError("unsupported model: " + why);
+  Model<B> m = build_model<B>(f.model);
+  m.contacts.clear();
+  return m;
+}
+
+// MuJoCo's URDF import once more when its first error `err` was a file it could not open, not an
+// inertia it refuses: the meshes a URDF names (package://...) are not at hand, so the URDF goes
+// again without its <visual> and <collision> elements (no dynamics in them), through a temporary
+// file, and `note` says so. Null when it was not tried or failed again (err: the last error).
+mjModel* load_urdf_without_meshes(const std::string& source, std::string& err, std::string& note) {
+  const std::string first = err;
+  const bool refused = first.find("inertia") != std::string::npos || first.find("mass") != std::string::npos;
+  if (refused || (first.find("file") == std::string::npos && first.find("resource") == std::string::npos && first.find("mesh") == std::string::npos))
+    return nullptr;
+  int removed = 0;
+  const std::string stripped = strip_urdf_geometry(file_text(source), &removed);
+  if (removed == 0) return nullptr;
+  char path[] = "/tmp/rbdref-urdf-XXXXXX.urdf";
+  const int fd = ::mkstemps(path, 5);
+  if (fd < 0) throw EngineError("cannot create a temporary file for the URDF");
+  ::close(fd);
+  std::ofstream(path, std::ios::binary) << stripped;
+  mjModel* mm = load_xml(path, err);
+  std::remove(path);
+  note = "MuJoCo could not load the URDF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
+         " <visual> and <collision> elements removed: their mesh files are not at hand, and the dynamics is the <inertial>s'";
+  return mm;
+}
+
+// MuJoCo's MJCF import once more when its first error `err` was a file it could not open: mesh,
+// texture or height-field files not at hand, so the MJCF goes again without them (no dynamics in
+// them where the body has an <inertial>, which rbdref requires of a mesh body), and `note` says
+// so. Null when there was nothing to remove; EngineError when it fails again.
+mjModel* load_mjcf_without_assets(const std::string& source, std::string& err, std::string& note) {
+  if (err.find("file") == std::string::npos && err.find("resource") == std::string::npos) return nullptr;
+  int removed = 0;
+  const std::string stripped = strip_mjcf_assets(file_text(source), &removed);
+  if (removed == 0) return nullptr;
+  mjModel* mm = nullptr;
+  try {
+    mm = load_mjcf(stripped);
+  } catch (const EngineError& e) {
+    throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + err + "; without its asset files: " + e.what());
+  }
+  note = "MuJoCo could not load the MJCF as written (" + err + "); it was loaded with its " + std::to_string(removed) +
+         " asset files and the geoms using them removed: those files are not at hand";
+  return mm;
+}
+
+// The user's MJCF as the reference reads it: of its equality constraints the active connect and
+// weld stay on (rbdref's loop joints, one each; EngineError, mm deleted, when the counts differ),
+// the others off; contacts, passive forces, limits, friction loss and actuation off, and the
+// equality constraints altogether on a tree.
+void keep_loop_equalities(mjModel* mm, const Model<B>& m) {
+  int loops = 0;
+  for (int e = 0; e < mm->neq; ++e) {
+    const bool loop = mm->eq_type[e] == mjEQ_CONNECT || mm->eq_type[e] == mjEQ_WELD;
+    if (!mm->eq_active[e]) continue;
+    if (loop) ++loops;
+    else mm->eq_active[e] = 0;
+  }
+  if (loops != static_cast<int>(m.loops.size())) {
+    mj_deleteModel(mm);
+    throw EngineError("MuJoCo's model has " + std::to_string(loops) + " active connect and weld equalities, rbdref's " +
+                      std::to_string(m.loops.size()) + " loop joints (loop joints from a --loops file are not in the MJCF)");
+  }
+  mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_LIMIT | mjDSBL_FRICTIONLOSS | mjDSBL_ACTUATION;
+  if (m.loops.empty()) mm->opt.disableflags |= mjDSBL_EQUALITY;
+}
+
+// MuJoCo's own import of the user's file: mj_loadXML, and where that fails, once more by `again`
+// (load_urdf_without_meshes, load_mjcf_without_assets). Null with `err` set when it did not load;
+// `note` says what was removed for it to load.
+using LoadAgain = mjModel* (*)(const std::string& source, std::string& err, std::string& note);
+mjModel* load_source(const std::string& source, LoadAgain again, std::string& err, std::string& note) {
+  mjModel* mm = load_xml(source, err);
+  return mm ? mm : again(source, err, note);
+}
+
+// MuJoCo's model at qpos0 in the world, as the MJCF echo reads it (mjcf_echo).
+MjWorldView world_view_of(const mjModel* mm) {
+  MjWorldView v;
+  mjData* d = mj_makeData(mm);
+  mj_resetData(mm, d);
+  mj_kinematics(mm, d);
+  v.nbody = mm->nbody, v.njnt = mm->njnt, v.nq = mm->nq, v.nv = mm->nv;
+  for (int j = 0; j < mm->njnt; ++j) {
+    const char* n = mj_id2name(mm, mjOBJ_JOINT, j);
+    v.jnt_names.push_back(n ? n : "");
+  }
+  v.body_weldid.assign(mm->body_weldid, mm->body_weldid + mm->nbody);
+  v.jnt_type.assign(mm->jnt_type, mm->jnt_type + mm->njnt);
+  v.jnt_bodyid.assign(mm->jnt_bodyid, mm->jnt_bodyid + mm->njnt);
+  v.jnt_qposadr.assign(mm->jnt_qposadr, mm->jnt_qposadr + mm->njnt);
+  v.jnt_dofadr.assign(mm->jnt_dofadr, mm->jnt_dofadr + mm->njnt);
+  v.body_mass.assign(mm->body_mass, mm->body_mass + mm->nbody);
+  v.body_inertia.assign(mm->body_inertia, mm->body_inertia + 3 * mm->nbody);
+  v.xipos.assign(d->xipos, d->xipos + 3 * mm->nbody);
+  v.ximat.assign(d->ximat, d->ximat + 9 * mm->nbody);
+  v.xanchor.assign(d->xanchor, d->xanchor + 3 * mm->njnt);
+  v.xaxis.assign(d->xaxis, d->xaxis + 3 * mm->njnt);
+  v.dof_armature.assign(mm->dof_armature, mm->dof_armature + mm->nv);
+  v.qpos0.assign(mm->qpos0, mm->qpos0 + mm->nq);
+  // The gravity MuJoCo applies: 0 when the model's <flag gravity="disable"> switches it off.
+  for (int k = 0; k < 3; ++k) v.gravity[k] = (mm->opt.disableflags & mjDSBL_GRAVITY) ? 0.0 : mm->opt.gravity[k];
+  mj_deleteData(d);
+  return v;
+}
+
 class MujocoAdapter : public EngineAdapter {
  public:
   std::string name() const override { return "mujoco"; }
@@ -148,44 +270,14 @@ class MujocoUrdfAdapter : public MujocoAdapter {
   }
   EngineOutput run(const Fixture& f, const std::string&) const override { throw_needs_source(*this, f); }
   EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
-    const std::string why = unsupported(f);
-    if (!why.empty()) throw EngineError("unsupported model: " + why);
-    Model<B> m = build_model<B>(f.model);
-    m.contacts.clear();  // contacts come from a contacts file, not the URDF: the tree quantities run
-    char err[1000] = "";
-    mjModel* mm = mj_loadXML(source.c_str(), nullptr, err, sizeof err);
-    std::string note;
+    const Model<B> m = import_model(*this, f);
+    std::string err, note;
+    mjModel* mm = load_source(source, load_urdf_without_meshes, err, note);
     if (!mm) {
-      const std::string first = err;
-      // The meshes a URDF names (package://...) are not at hand: the URDF again without its
-      // <visual> and <collision> elements (no dynamics in them), and a note saying so.
-      const bool refused = first.find("inertia") != std::string::npos || first.find("mass") != std::string::npos;
-      if (!refused && (first.find("file") != std::string::npos || first.find("resource") != std::string::npos || first.find("mesh") != std::string::npos)) {
-        std::ifstream in(source, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        int removed = 0;
-        const std::string stripped = strip_urdf_geometry(text.str(), &removed);
-        if (removed > 0) {
-          char path[] = "/tmp/rbdref-urdf-XXXXXX.urdf";
-          const int fd = ::mkstemps(path, 5);
-          if (fd < 0) throw EngineError("cannot create a temporary file for the URDF");
-          ::close(fd);
-          std::ofstream(path, std::ios::binary) << stripped;
-          err[0] = 0;
-          mm = mj_loadXML(path, nullptr, err, sizeof err);
-          std::remove(path);
-          note = "MuJoCo could not load the URDF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
-                 " <visual> and <collision> elements removed: their mesh files are not at hand, and the dynamics is the <inertial>s'";
-        }
-      }
-    }
-    if (!mm) {
-      const std::string e = err;
-      if (e.find("inertia") != std::string::npos || e.find("mass") != std::string::npos)
-        throw EngineRefusal("MuJoCo's URDF import refuses " + source + ": " + e +
+      if (err.find("inertia") != std::string::npos || err.find("mass") != std::string::npos)
+        throw EngineRefusal("MuJoCo's URDF import refuses " + source + ": " + err +
                             " (MuJoCo checks each link's own inertia before it fuses fixed links; rbdref checks the fused body)");
-      throw EngineError("MuJoCo's URDF import rejected " + source + ": " + e);
+      throw EngineError("MuJoCo's URDF import rejected " + source + ": " + err);
     }
     mm->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_CONTACT | mjDSBL_PASSIVE;
     EngineOutput out = run_loaded(*this, f, fixture_file, m, mm, "MuJoCo's own URDF import: mj_loadXML(" + source + ")");
@@ -225,87 +317,21 @@ class MujocoMjcfAdapter : public MujocoAdapter {
     throw EngineError(name() + " reads the model's MJCF itself: run it through the audit, which gives it the file (" + f.source_file + ")");
   }
   EngineOutput run_source(const Fixture& f, const std::string& fixture_file, const std::string& source) const override {
-    const std::string why = unsupported(f);
-    if (!why.empty()) throw EngineError("unsupported model: " + why);
-    Model<B> m = build_model<B>(f.model);
-    m.contacts.clear();  // contacts come from a contacts file, not the MJCF: the tree quantities run
-    char err[1000] = "";
-    mjModel* mm = mj_loadXML(source.c_str(), nullptr, err, sizeof err);
-    std::string note;
+    const Model<B> m = import_model(*this, f);
+    std::string err, note;
+    mjModel* mm = load_source(source, load_mjcf_without_assets, err, note);
     if (!mm) {
-      const std::string first = err;
-      if (first.find("file") != std::string::npos || first.find("resource") != std::string::npos) {
-        // Mesh, texture or height-field files not at hand: the MJCF without them (no dynamics in
-        // them where the body has an <inertial>, which rbdref requires of a mesh body).
-        std::ifstream in(source, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        int removed = 0;
-        const std::string stripped = strip_mjcf_assets(text.str(), &removed);
-        if (removed > 0) {
-          err[0] = 0;
-          try {
-            mm = load_mjcf(stripped);
-          } catch (const EngineError& e) {
-            throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + first + "; without its asset files: " + e.what());
-          }
-          note = "MuJoCo could not load the MJCF as written (" + first + "); it was loaded with its " + std::to_string(removed) +
-                 " asset files and the geoms using them removed: those files are not at hand";
-        }
-      }
-    }
-    if (!mm) {
-      const std::string e = err;
       // A file written for a later MuJoCo (new elements, attributes or keywords): 2.2.2's schema
       // refuses it, which is no defect of either side.
-      if (e.find("Schema violation") != std::string::npos || e.find("invalid keyword") != std::string::npos ||
-          e.find("unrecognized") != std::string::npos)
+      if (err.find("Schema violation") != std::string::npos || err.find("invalid keyword") != std::string::npos ||
+          err.find("unrecognized") != std::string::npos)
         throw EngineRefusal("MuJoCo " + std::string(mj_versionString()) + " does not read " + source +
-                            ", written for a later MuJoCo: " + e);
-      throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + e);
+                            ", written for a later MuJoCo: " + err);
+      throw EngineError("MuJoCo's MJCF import rejected " + source + ": " + err);
     }
-    int loops = 0;
-    for (int e = 0; e < mm->neq; ++e) {
-      const bool loop = mm->eq_type[e] == mjEQ_CONNECT || mm->eq_type[e] == mjEQ_WELD;
-      if (!mm->eq_active[e]) continue;
-      if (loop) ++loops;
-      else mm->eq_active[e] = 0;
-    }
-    if (loops != static_cast<int>(m.loops.size())) {
-      mj_deleteModel(mm);
-      throw EngineError("MuJoCo's model has " + std::to_string(loops) + " active connect and weld equalities, rbdref's " +
-                        std::to_string(m.loops.size()) + " loop joints (loop joints from a --loops file are not in the MJCF)");
-    }
-    mm->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_LIMIT | mjDSBL_FRICTIONLOSS | mjDSBL_ACTUATION;
-    if (m.loops.empty()) mm->opt.disableflags |= mjDSBL_EQUALITY;
-    // The echo at qpos0.
-    MjWorldView v;
-    {
-      mjData* d = mj_makeData(mm);
-      mj_resetData(mm, d);
-      mj_kinematics(mm, d);
-      v.nbody = mm->nbody, v.njnt = mm->njnt, v.nq = mm->nq, v.nv = mm->nv;
-      for (int j = 0; j < mm->njnt; ++j) {
-        const char* n = mj_id2name(mm, mjOBJ_JOINT, j);
-        v.jnt_names.push_back(n ? n : "");
-      }
-      v.body_weldid.assign(mm->body_weldid, mm->body_weldid + mm->nbody);
-      v.jnt_type.assign(mm->jnt_type, mm->jnt_type + mm->njnt);
-      v.jnt_bodyid.assign(mm->jnt_bodyid, mm->jnt_bodyid + mm->njnt);
-      v.jnt_qposadr.assign(mm->jnt_qposadr, mm->jnt_qposadr + mm->njnt);
-      v.jnt_dofadr.assign(mm->jnt_dofadr, mm->jnt_dofadr + mm->njnt);
-      v.body_mass.assign(mm->body_mass, mm->body_mass + mm->nbody);
-      v.body_inertia.assign(mm->body_inertia, mm->body_inertia + 3 * mm->nbody);
-      v.xipos.assign(d->xipos, d->xipos + 3 * mm->nbody);
-      v.ximat.assign(d->ximat, d->ximat + 9 * mm->nbody);
-      v.xanchor.assign(d->xanchor, d->xanchor + 3 * mm->njnt);
-      v.xaxis.assign(d->xaxis, d->xaxis + 3 * mm->njnt);
-      v.dof_armature.assign(mm->dof_armature, mm->dof_armature + mm->nv);
-      v.qpos0.assign(mm->qpos0, mm->qpos0 + mm->nq);
-      // The gravity MuJoCo applies: 0 when the model's <flag gravity="disable"> switches it off.
-      for (int k = 0; k < 3; ++k) v.gravity[k] = (mm->opt.disableflags & mjDSBL_GRAVITY) ? 0.0 : mm->opt.gravity[k];
-      mj_deleteData(d);
-    }
+    keep_loop_equalities(mm, m);
+    // The echo at qpos0, and MuJoCo's joint of each rbdref body.
+    const MjWorldView v = world_view_of(mm);
     std::string bad;
     const std::vector<int> jmap = mjcf_joint_map(v, m, bad);
     if (jmap.empty()) {
@@ -330,10 +356,10 @@ mjModel* load_mjcf(const std::string& xml) {
   FILE* fp = fdopen(fd, "w");
   std::fputs(xml.c_str(), fp);
   std::fclose(fp);
-  char err[1000] = "";
-  mjModel* m = mj_loadXML(path, nullptr, err, sizeof err);
+  std::string err;
+  mjModel* m = load_xml(path, err);
   std::remove(path);
-  if (!m) throw EngineError(std::string("MuJoCo rejected the model: ") + err);
+  if (!m) throw EngineError("MuJoCo rejected the model: " + err);
   return m;
 }
 
@@ -518,6 +544,123 @@ EngineOutput MujocoAdapter::run(const Fixture& f, const std::string& fixture_fil
   return run_loaded(*this, f, fixture_file, m, mm, "MJCF written by rbdref from the fixture's model (principal inertias at 50 digits)");
 }
 
+// The conventions of a run on m: the tree quantities', then what MuJoCo solves on a loop model and
+// on contacts, with the parameters it used (the MJCF defaults a user's model gets): compare reports
+// the consequences as these conventions, with the violation measured.
+json conventions_of(const Model<B>& m, const mjModel* mm, const std::vector<int>& mj_dof) {
+  json c = tree_conventions("qacc from mj_forward with qfrc_applied = tau, constraints and passive forces disabled",
+                            "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1", mj_dof);
+  if (m.nc > 0) {
+    char sol[200];
+    std::snprintf(sol, sizeof sol, "solref (%g, %g), solimp (%g, %g, %g, %g, %g)", mm->eq_solref[0], mm->eq_solref[1],
+                  mm->eq_solimp[0], mm->eq_solimp[1], mm->eq_solimp[2], mm->eq_solimp[3], mm->eq_solimp[4]);
+    c["soft_loop_constraints"] =
+        std::string("MuJoCo equality constraints are soft: ") + sol +
+        "; the constraint acceleration is regularized toward a reference -b J q̇ - k r that omits J̇ q̇, so K q̈ = k holds "
+        "only approximately; revolute loop joints are two connects on the axis 0.1 m apart, spherical one connect, "
+        "fixed one weld";
+    c["tau_c"] = "qfrc_constraint from mj_forward (M qacc + qfrc_bias = qfrc_applied + qfrc_constraint)";
+    c["tau"] = "qfrc_inverse from mj_inverse at qacc with the constraint solver disabled: the tree's inverse dynamics";
+    c["qdd"] = "qacc from mj_forward with qfrc_applied = tau and the equality constraints on (soft)";
+  }
+  if (runs_contacts(m)) {
+    mjtNum solref[mjNREF], solimp[mjNIMP];
+    mj_defaultSolRefImp(solref, solimp);
+    char sol[200];
+    std::snprintf(sol, sizeof sol, "solref (%g, %g), solimp (%g, %g, %g, %g, %g)", solref[0], solref[1], solimp[0], solimp[1],
+                  solimp[2], solimp[3], solimp[4]);
+    c["contact_model"] = std::string("MuJoCo's soft contacts (frictionless, condim 1, MuJoCo's defaults ") + sol +
+                         "): the contact force f solves LCP(A + R, J a0 - aref), regularized by R = (1 - d)/d · diagApprox(A) and "
+                         "pulled toward aref = -b ζ - k d r, with no J̇q̇ term; R and aref as MuJoCo derives them (efc_R, efc_aref)";
+    c["contacts"] = "written into mjData.contact by the adapter after mj_collision (dist 0, pos x, frame n from A into B, geom1 on "
+                    "A, geom2 on B), then mj_makeConstraint .. mj_fwdConstraint; solver tolerance 0 (converged); no impulsive step";
+    c["contact_lambda"] = "efc_force of each contact's row";
+    c["contact_model_sweep"] =
+        "raw.contact_model_sweep: the same contact step at other solref/solimp (stiffer, softer, narrower impedance, "
+        "direct stiffness/damping), per setting the digits of MuJoCo's q̈ against the rigid LCP's (the model's departure) "
+        "and against its own model solved exactly (its numbers)";
+  } else if (!m.contacts.empty()) {
+    c["contacts"] = "not run: " + contact_refusal(m);
+  }
+  return c;
+}
+
+// One sample's tree quantities on MuJoCo's model (mj_dof, mj_qpos: the addresses of rbdref's
+// joints), its raw values in MuJoCo's conventions and its converted values, into es.
+void tree_sample(mjModel* mm, mjData* d, const Model<B>& m, const std::vector<int>& mj_dof, const std::vector<int>& mj_qpos,
+                 const Sample& s, const MujocoMap& map, EngineSample& es) {
+  const int nv = m.nv;
+  mj_resetData(mm, d);
+  set_qpos(m, mj_qpos, s.q, d->qpos);
+  const VecX<B> qd = VecX<B>(Eigen::Map<const VecX<double>>(s.qd.data(), nv).cast<B>());
+  const VecX<B> qdd = VecX<B>(Eigen::Map<const VecX<double>>(s.qdd.data(), nv).cast<B>());
+  const VecX<B> tau = VecX<B>(Eigen::Map<const VecX<double>>(s.tau.data(), nv).cast<B>());
+  const std::vector<double> qvel = to_doubles(VecX<B>(map.J * qd));
+  const std::vector<double> qfrc = to_doubles(VecX<B>(map.J * tau));
+  const std::vector<double> qacc_in = to_doubles(VecX<B>(map.J * qdd + map.Jdot_v));
+
+  // Forward dynamics: qacc at qfrc_applied = J tau; M, bias and the factor come with it.
+  for (int k = 0; k < nv; ++k) {
+    d->qvel[k] = qvel[k];
+    d->qfrc_applied[k] = qfrc[k];
+  }
+  mj_forward(mm, d);
+  const std::vector<double> fc(d->qfrc_constraint, d->qfrc_constraint + nv);
+  const std::vector<double> efc(d->efc_force, d->efc_force + d->nefc);
+  std::vector<double> M(static_cast<size_t>(nv) * nv);
+  mj_fullM(mm, M.data(), d->qM);
+  const std::vector<double> bias(d->qfrc_bias, d->qfrc_bias + nv), qacc(d->qacc, d->qacc + nv);
+  // qLD: row i at dof_Madr[i], D_i first, then L(i, j) for the ancestors j = dof_parentid chain.
+  MatX<B> L = MatX<B>::Identity(nv, nv);
+  VecX<B> D(nv);
+  std::vector<double> qLD_L(static_cast<size_t>(nv) * nv, 0.0), qLD_D(nv);
+  for (int i = 0; i < nv; ++i) {
+    int adr = mm->dof_Madr[i];
+    D(i) = B(d->qLD[adr]);
+    qLD_D[i] = d->qLD[adr];
+    qLD_L[i * nv + i] = 1;
+    for (int j = mm->dof_parentid[i]; j >= 0; j = mm->dof_parentid[j]) {
+      ++adr;
+      L(i, j) = B(d->qLD[adr]);
+      qLD_L[i * nv + j] = d->qLD[adr];
+    }
+  }
+
+  // Inverse dynamics at qacc = J qdd + J̇v, same qpos and qvel (mj_inverse does not read
+  // qfrc_applied; it is cleared anyway so that nothing of the forward pass carries over).
+  for (int k = 0; k < nv; ++k) {
+    d->qacc[k] = qacc_in[k];
+    d->qfrc_applied[k] = 0;
+  }
+  // The tree's inverse dynamics: on a loop model mj_inverse would also subtract the soft
+  // constraint forces it infers from qacc, so the constraint solver is off for this call.
+  const int flags = mm->opt.disableflags;
+  mm->opt.disableflags |= mjDSBL_CONSTRAINT;
+  mj_inverse(mm, d);
+  mm->opt.disableflags = flags;
+  const std::vector<double> finv(d->qfrc_inverse, d->qfrc_inverse + nv);
+
+  es.raw["note"] = "values in MuJoCo's conventions and DoF order, before conversion";
+  es.raw["qpos"] = std::vector<double>(d->qpos, d->qpos + mm->nq);
+  es.raw["qvel"] = qvel;
+  es.raw["qfrc_applied"] = qfrc;
+  es.raw["qacc_in"] = qacc_in;
+  es.raw["H"] = json_rows(M, nv);
+  es.raw["qfrc_bias"] = bias;
+  es.raw["qacc"] = qacc;
+  es.raw["qLD_L"] = json_rows(qLD_L, nv);
+  es.raw["qLD_D"] = qLD_D;
+  es.raw["qfrc_inverse"] = finv;
+  if (m.nc > 0) {
+    es.raw["qfrc_constraint"] = fc;
+    es.raw["efc_force"] = efc;  // MuJoCo's constraint forces in its own constraint basis (not rbdref's λ)
+  }
+
+  // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v).
+  put_tree_values(map, M, bias, finv, qacc, L, D, es);
+  if (m.nc > 0) es.values["tau_c"] = num_vec(VecX<B>(map.J.transpose() * vec_of(fc.data(), nv)));
+}
+
 // Every sample on a loaded MuJoCo model (owned from here on): the rest of the adapter, for either
 // import path. m is rbdref's model; MuJoCo's must name its joints and bodies as mj_joint_names and
 // mj_body do (the MJCF rbdref writes does; MuJoCo's URDF import keeps the URDF's names).
@@ -543,128 +686,15 @@ EngineOutput run_loaded(const EngineAdapter& self, const Fixture& f, const std::
   }
 
   EngineOutput out = output_header(self, f, fixture_file, import_path);
-  out.conventions = tree_conventions("qacc from mj_forward with qfrc_applied = tau, constraints and passive forces disabled",
-                                     "qLD = Lᵀ D L in MuJoCo's sparse layout (dof_Madr, dof_parentid), compared when J = 1", mj_dof);
-  if (m.nc > 0) {
-    // What MuJoCo solves on a loop model, with the parameters it used (the MJCF defaults a user's
-    // model gets): compare reports the consequences as this convention, with the violation measured.
-    char sol[200];
-    std::snprintf(sol, sizeof sol, "solref (%g, %g), solimp (%g, %g, %g, %g, %g)", mm->eq_solref[0], mm->eq_solref[1],
-                  mm->eq_solimp[0], mm->eq_solimp[1], mm->eq_solimp[2], mm->eq_solimp[3], mm->eq_solimp[4]);
-    out.conventions["soft_loop_constraints"] =
-        std::string("MuJoCo equality constraints are soft: ") + sol +
-        "; the constraint acceleration is regularized toward a reference -b J q̇ - k r that omits J̇ q̇, so K q̈ = k holds "
-        "only approximately; revolute loop joints are two connects on the axis 0.1 m apart, spherical one connect, "
-        "fixed one weld";
-    out.conventions["tau_c"] = "qfrc_constraint from mj_forward (M qacc + qfrc_bias = qfrc_applied + qfrc_constraint)";
-    out.conventions["tau"] = "qfrc_inverse from mj_inverse at qacc with the constraint solver disabled: the tree's inverse dynamics";
-    out.conventions["qdd"] = "qacc from mj_forward with qfrc_applied = tau and the equality constraints on (soft)";
-  }
-  if (runs_contacts(m)) {
-    mjtNum solref[mjNREF], solimp[mjNIMP];
-    mj_defaultSolRefImp(solref, solimp);
-    char sol[200];
-    std::snprintf(sol, sizeof sol, "solref (%g, %g), solimp (%g, %g, %g, %g, %g)", solref[0], solref[1], solimp[0], solimp[1],
-                  solimp[2], solimp[3], solimp[4]);
-    out.conventions["contact_model"] =
-        std::string("MuJoCo's soft contacts (frictionless, condim 1, MuJoCo's defaults ") + sol +
-        "): the contact force f solves LCP(A + R, J a0 - aref), regularized by R = (1 - d)/d · diagApprox(A) and "
-        "pulled toward aref = -b ζ - k d r, with no J̇q̇ term; R and aref as MuJoCo derives them (efc_R, efc_aref)";
-    out.conventions["contacts"] =
-        "written into mjData.contact by the adapter after mj_collision (dist 0, pos x, frame n from A into B, geom1 on "
-        "A, geom2 on B), then mj_makeConstraint .. mj_fwdConstraint; solver tolerance 0 (converged); no impulsive step";
-    out.conventions["contact_lambda"] = "efc_force of each contact's row";
-    out.conventions["contact_model_sweep"] =
-        "raw.contact_model_sweep: the same contact step at other solref/solimp (stiffer, softer, narrower impedance, "
-        "direct stiffness/damping), per setting the digits of MuJoCo's q̈ against the rigid LCP's (the model's departure) "
-        "and against its own model solved exactly (its numbers)";
-  } else if (!m.contacts.empty()) {
-    out.conventions["contacts"] = "not run: " + contact_refusal(m);
-  }
-  out.model_echo = json::parse((mjcf ? mjcf->echo : model_echo(view_of(mm), m)).dump());
-  // The model's own oddities (non-physical or rounding-level inertias, ignored mimic joints):
-  // beside the echo, so a reader of the report sees what the engine was given.
-  out.model_echo["model_warnings"] = f.model_warnings;
-  const int nv = m.nv;
-
+  out.conventions = conventions_of(m, mm, mj_dof);
+  put_model_echo(out, f, mjcf ? mjcf->echo : model_echo(view_of(mm), m));
   for (const Sample& s : f.samples) {
-    EngineSample es = engine_sample_of(s);
-    const MujocoMap map = mujoco_map(m, mj_dof, s.q, s.qd);
-
-    mj_resetData(mm, d);
-    set_qpos(m, mj_qpos, s.q, d->qpos);
-    const VecX<B> qd = VecX<B>(Eigen::Map<const VecX<double>>(s.qd.data(), nv).cast<B>());
-    const VecX<B> qdd = VecX<B>(Eigen::Map<const VecX<double>>(s.qdd.data(), nv).cast<B>());
-    const VecX<B> tau = VecX<B>(Eigen::Map<const VecX<double>>(s.tau.data(), nv).cast<B>());
-    const std::vector<double> qvel = to_doubles(VecX<B>(map.J * qd));
-    const std::vector<double> qfrc = to_doubles(VecX<B>(map.J * tau));
-    const std::vector<double> qacc_in = to_doubles(VecX<B>(map.J * qdd + map.Jdot_v));
-
-    // Forward dynamics: qacc at qfrc_applied = J tau; M, bias and the factor come with it.
-    for (int k = 0; k < nv; ++k) {
-      d->qvel[k] = qvel[k];
-      d->qfrc_applied[k] = qfrc[k];
-    }
-    mj_forward(mm, d);
-    const std::vector<double> fc(d->qfrc_constraint, d->qfrc_constraint + nv);
-    const std::vector<double> efc(d->efc_force, d->efc_force + d->nefc);
-    std::vector<double> M(static_cast<size_t>(nv) * nv);
-    mj_fullM(mm, M.data(), d->qM);
-    const std::vector<double> bias(d->qfrc_bias, d->qfrc_bias + nv), qacc(d->qacc, d->qacc + nv);
-    // qLD: row i at dof_Madr[i], D_i first, then L(i, j) for the ancestors j = dof_parentid chain.
-    MatX<B> L = MatX<B>::Identity(nv, nv);
-    VecX<B> D(nv);
-    std::vector<double> qLD_L(static_cast<size_t>(nv) * nv, 0.0), qLD_D(nv);
-    for (int i = 0; i < nv; ++i) {
-      int adr = mm->dof_Madr[i];
-      D(i) = B(d->qLD[adr]);
-      qLD_D[i] = d->qLD[adr];
-      qLD_L[i * nv + i] = 1;
-      for (int j = mm->dof_parentid[i]; j >= 0; j = mm->dof_parentid[j]) {
-        ++adr;
-        L(i, j) = B(d->qLD[adr]);
-        qLD_L[i * nv + j] = d->qLD[adr];
-      }
-    }
-
-    // Inverse dynamics at qacc = J qdd + J̇v, same qpos and qvel (mj_inverse does not read
-    // qfrc_applied; it is cleared anyway so that nothing of the forward pass carries over).
-    for (int k = 0; k < nv; ++k) {
-      d->qacc[k] = qacc_in[k];
-      d->qfrc_applied[k] = 0;
-    }
-    // The tree's inverse dynamics: on a loop model mj_inverse would also subtract the soft
-    // constraint forces it infers from qacc, so the constraint solver is off for this call.
-    const int flags = mm->opt.disableflags;
-    mm->opt.disableflags |= mjDSBL_CONSTRAINT;
-    mj_inverse(mm, d);
-    mm->opt.disableflags = flags;
-    const std::vector<double> finv(d->qfrc_inverse, d->qfrc_inverse + nv);
-
-    es.raw["note"] = "values in MuJoCo's conventions and DoF order, before conversion";
-    es.raw["qpos"] = std::vector<double>(d->qpos, d->qpos + mm->nq);
-    es.raw["qvel"] = qvel;
-    es.raw["qfrc_applied"] = qfrc;
-    es.raw["qacc_in"] = qacc_in;
-    es.raw["H"] = json_rows(M, nv);
-    es.raw["qfrc_bias"] = bias;
-    es.raw["qacc"] = qacc;
-    es.raw["qLD_L"] = json_rows(qLD_L, nv);
-    es.raw["qLD_D"] = qLD_D;
-    es.raw["qfrc_inverse"] = finv;
-    if (m.nc > 0) {
-      es.raw["qfrc_constraint"] = fc;
-      es.raw["efc_force"] = efc;  // MuJoCo's constraint forces in its own constraint basis (not rbdref's λ)
-    }
-    out.samples.push_back(std::move(es));
-
-    // Converted values (bin50): H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (qdd' − J̇v).
+    out.samples.push_back(engine_sample_of(s));
     EngineSample& e = out.samples.back();
-    put_tree_values(map, M, bias, finv, qacc, L, D, e);
-    if (m.nc > 0) e.values["tau_c"] = num_vec(VecX<B>(map.J.transpose() * vec_of(fc.data(), nv)));
+    const MujocoMap map = mujoco_map(m, mj_dof, s.q, s.qd);
+    tree_sample(mm, d, m, mj_dof, mj_qpos, s, map, e);
     if (runs_contacts(m)) contact_step(mm, d, m, mj_qpos, map, s, e);
   }
-
   return out;
 }
 

@@ -331,13 +331,9 @@ class OdeAdapter : public EngineAdapter {
   }
 
   std::string unsupported(const Fixture& f) const override {
-    Refusals w;
-    w.loop = "the ODE adapter builds trees only";
+    Refusals w = contact_tree_refusals("ODE", "ODE's friction is a pyramid or box approximation of the Coulomb cone");
     w.joint = "ODE has no {type} joint in this adapter (revolute, prismatic, spherical, free only)";
     w.massless = "ODE needs a positive mass on every body";
-    w.soft_contact = "soft contact (§11.8) has no ODE counterpart in this adapter";
-    w.friction = "friction μ > 0: ODE's friction is a pyramid or box approximation of the Coulomb cone (not the reference's "
-                 "problem); the adapter runs frictionless contacts only";
     return unsupported_by(support(), w, build_model<double>(f.model));
   }
 
@@ -423,69 +419,63 @@ EngineOutput OdeAdapter::run_checked(const Fixture& f, const std::string& fixtur
         "ODE's velocity-level time step: contact rows J_c V⁺ ≥ c on the velocity after the step, without the "
         "rigid model's Ṫᵀq̇ term and with the separation velocity ζ/h; equal to the rigid LCP where q̇ = 0";
 
-  for (size_t si = 0; si < f.samples.size(); ++si) {
-    add_sample(out, engine_sample_of(f.samples[si]), [&](EngineSample& es) {
-      const SampleInputs in = inputs_of(f.samples[si]);
-      const VecX<B>&q = in.q, &qd = in.qd, &tau = in.tau;  // not bindings: the steps' lambdas capture them
-      const TreeAt t(m, q, qd, tau);
-      if (t.llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");
-      std::vector<std::string> messages;
-      // Forward dynamics without contacts.
-      {
-        OdeWorld w;
-        build_world(w, t, true, nullptr);
-        if (si == 0) {
-          out.model_echo = json::parse(model_echo(m, t, w).dump());
-          out.model_echo["model_warnings"] = f.model_warnings;
+  add_samples(out, f, [&](size_t si, const SampleInputs& in, EngineSample& es) {
+    const VecX<B>&q = in.q, &qd = in.qd, &tau = in.tau;  // not bindings: the steps' lambdas capture them
+    const TreeAt t(m, q, qd, tau);
+    if (t.llt.info() != Eigen::Success) throw EngineError("H is not positive-definite at this sample");
+    std::vector<std::string> messages;
+    // Forward dynamics without contacts.
+    {
+      OdeWorld w;
+      build_world(w, t, true, nullptr);
+      if (si == 0) put_model_echo(out, f, model_echo(m, t, w));
+      const StepResult s = step(w);
+      messages.insert(messages.end(), s.messages.begin(), s.messages.end());
+      es.values["qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(momentum_change(t, s) - t.C + t.C_ode))));
+      es.raw["note"] = "ODE's body velocities (world, ω then v of the COM) before and after one step of h = 1 s";
+      es.raw["free"] = {{"omega_before", s.w_before}, {"v_before", s.v_before}, {"omega_after", s.w_after}, {"v_after", s.v_after}};
+    }
+    if (has_contacts) {
+      const ContactKinematics<B> ck = contact_kinematics<B>(m, q, qd);
+      const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
+      const MatX<B>& T = ck.Tn;
+      const MatX<B> HiT = t.llt.solve(T);
+      const MatX<B> M = T.transpose() * HiT;
+      // ODE's rhs c of each contact row (bounce on approach; docs/engines.md), per unit h.
+      VecX<B> c = VecX<B>::Zero(nc);
+      for (Eigen::Index i = 0; i < nc; ++i)
+        if (m.contacts[static_cast<size_t>(i)].e > B(0) && ck.zeta(i) < B(0)) c(i) = -m.contacts[static_cast<size_t>(i)].e * ck.zeta(i);
+      keep_step_failure("contact step", "contact_", es, messages, [&] {
+        const ContactStep cs = contact_step(t, ck, true, messages);
+        es.values["contact_lambda"] = num_vec(cs.lambda);
+        es.values["contact_tau_c"] = num_vec(cs.tau_c);
+        es.values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(momentum_change(t, cs.s) - t.C + t.C_ode))));
+        es.raw["contact_step"] = {{"omega_after", cs.s.w_after}, {"v_after", cs.s.v_after}};
+        // ODE's model, exactly: w = Mλ + Tᵀ H⁻¹(τ - C_ODE) + ζ - c (h = 1).
+        const VecX<B> dmodel = T.transpose() * t.llt.solve(VecX<B>(tau - t.C_ode)) + ck.zeta - c;
+        const LcpResult<B> lcp = solve_lcp<B>(M, dmodel);
+        if (lcp.status == LcpResult<B>::Solved) {
+          es.model_values["contact_lambda"] = num_vec(lcp.lambda);
+          const VecX<B> Tl = T * lcp.lambda;
+          es.model_values["contact_tau_c"] = num_vec(Tl);
+          es.model_values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(tau - t.C + Tl))));
         }
-        const StepResult s = step(w);
-        messages.insert(messages.end(), s.messages.begin(), s.messages.end());
-        es.values["qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(momentum_change(t, s) - t.C + t.C_ode))));
-        es.raw["note"] = "ODE's body velocities (world, ω then v of the COM) before and after one step of h = 1 s";
-        es.raw["free"] = {{"omega_before", s.w_before}, {"v_before", s.v_before}, {"omega_after", s.w_after}, {"v_after", s.v_after}};
-      }
-      if (has_contacts) {
-        const ContactKinematics<B> ck = contact_kinematics<B>(m, q, qd);
-        const Eigen::Index nc = static_cast<Eigen::Index>(m.contacts.size());
-        const MatX<B>& T = ck.Tn;
-        const MatX<B> HiT = t.llt.solve(T);
-        const MatX<B> M = T.transpose() * HiT;
-        // ODE's rhs c of each contact row (bounce on approach; docs/engines.md), per unit h.
-        VecX<B> c = VecX<B>::Zero(nc);
-        for (Eigen::Index i = 0; i < nc; ++i)
-          if (m.contacts[static_cast<size_t>(i)].e > B(0) && ck.zeta(i) < B(0)) c(i) = -m.contacts[static_cast<size_t>(i)].e * ck.zeta(i);
-        keep_step_failure("contact step", "contact_", es, messages, [&] {
-          const ContactStep cs = contact_step(t, ck, true, messages);
-          es.values["contact_lambda"] = num_vec(cs.lambda);
-          es.values["contact_tau_c"] = num_vec(cs.tau_c);
-          es.values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(momentum_change(t, cs.s) - t.C + t.C_ode))));
-          es.raw["contact_step"] = {{"omega_after", cs.s.w_after}, {"v_after", cs.s.v_after}};
-          // ODE's model, exactly: w = Mλ + Tᵀ H⁻¹(τ - C_ODE) + ζ - c (h = 1).
-          const VecX<B> dmodel = T.transpose() * t.llt.solve(VecX<B>(tau - t.C_ode)) + ck.zeta - c;
-          const LcpResult<B> lcp = solve_lcp<B>(M, dmodel);
-          if (lcp.status == LcpResult<B>::Solved) {
-            es.model_values["contact_lambda"] = num_vec(lcp.lambda);
-            const VecX<B> Tl = T * lcp.lambda;
-            es.model_values["contact_tau_c"] = num_vec(Tl);
-            es.model_values["contact_qdd"] = num_vec(VecX<B>(t.llt.solve(VecX<B>(tau - t.C + Tl))));
-          }
-          es.raw["model"] = {{"contact_lcp", lcp_status_name(lcp)}};
-        });
-        keep_step_failure("impulsive step", "impact_", es, messages, [&] {
-          const ContactStep cs = contact_step(t, ck, false, messages);
-          es.values["impact_lambda"] = num_vec(cs.lambda);
-          es.values["impact_qd_plus"] = num_vec(VecX<B>(qd + t.llt.solve(momentum_change(t, cs.s))));
-          es.raw["impact_step"] = {{"omega_after", cs.s.w_after}, {"v_after", cs.s.v_after}};
-          const LcpResult<B> lcp = solve_lcp<B>(M, VecX<B>(ck.zeta - c));
-          if (lcp.status == LcpResult<B>::Solved) {
-            es.model_values["impact_lambda"] = num_vec(lcp.lambda);
-            es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + HiT * lcp.lambda));
-          }
-        });
-      }
-      if (!messages.empty()) es.raw["engine_messages"] = messages;
-    });
-  }
+        es.raw["model"] = {{"contact_lcp", lcp_status_name(lcp)}};
+      });
+      keep_step_failure("impulsive step", "impact_", es, messages, [&] {
+        const ContactStep cs = contact_step(t, ck, false, messages);
+        es.values["impact_lambda"] = num_vec(cs.lambda);
+        es.values["impact_qd_plus"] = num_vec(VecX<B>(qd + t.llt.solve(momentum_change(t, cs.s))));
+        es.raw["impact_step"] = {{"omega_after", cs.s.w_after}, {"v_after", cs.s.v_after}};
+        const LcpResult<B> lcp = solve_lcp<B>(M, VecX<B>(ck.zeta - c));
+        if (lcp.status == LcpResult<B>::Solved) {
+          es.model_values["impact_lambda"] = num_vec(lcp.lambda);
+          es.model_values["impact_qd_plus"] = num_vec(VecX<B>(qd + HiT * lcp.lambda));
+        }
+      });
+    }
+    if (!messages.empty()) es.raw["engine_messages"] = messages;
+  });
   return out;
 }
 

@@ -394,8 +394,7 @@ EngineOutput SimbodyAdapter::run_checked(const Fixture& f, const std::string& fi
       {"lambda", "each loop joint's constraint force on its successor, in the successor joint frame, on rbdref's T_k"},
       {"converted_to", "rbdref canonical: H = Jᵀ H' J, C = Jᵀ (C' + H' J̇v), tau = Jᵀ tau', qdd = Jᵀ (u̇ - J̇v), tau_c = Jᵀ tau_c'"}};
   s.system.realize(st, SimTK::Stage::Instance);
-  out.model_echo = json::parse(model_echo(s, m, st).dump());
-  out.model_echo["model_warnings"] = f.model_warnings;
+  put_model_echo(out, f, model_echo(s, m, st));
 
   for (const Sample& smp : f.samples) {
     EngineSample es = engine_sample_of(smp);
