@@ -24,7 +24,7 @@ void write_audit(const AuditOptions& o, const AuditPlan& plan, const AuditResult
   audit["reports"] = rj;
   write_file_atomic(staged(plan, o.out + "/audit.json"), audit.dump(1) + "\n");
   write_file_atomic(staged(plan, o.out + "/junit.xml"), reports_to_junit(results.reports, judgement.known));
-  write_file_atomic(staged(plan, o.out + "/report.html"), audit_html(audit, o.out + "/audit.json"));
+  write_file_atomic(staged(plan, o.out + "/report.html"), audit_html(audit));
   // A baseline under --out is part of the staged result; elsewhere it is written after it.
   if (!o.write_baseline.empty() && staged(plan, o.write_baseline) != o.write_baseline) write_baseline(o, plan, results);
 }
