@@ -4,6 +4,7 @@
 
 #include "io/xml_escape.hpp"
 #include "reports/html_report_parts.hpp"
+#include "reports/run_status.hpp"
 
 #include <map>
 #include <optional>
@@ -16,11 +17,12 @@ namespace {
 
 using namespace html_report;
 
-// One run of the document: its fields, its status, its baseline status (empty unless judged), its report.
+// One run of the document: its fields, its status, its baseline status (when judged), its report.
 struct PageRun {
   const ojson* json;
   std::string engine, model, reason, diagnosis;
-  std::string status, baseline;
+  RunStatus status;
+  std::optional<BaselineStatus> baseline;
   const ojson* report;  // or nullptr
   const ojson& verdict() const { return field(*json, "baseline"); }
 };
@@ -51,8 +53,11 @@ Page read_page(const ojson& audit) {
   Page page{audit, {}, {}, {}};
   const ojson& reports = field(audit, "reports");
   for (const ojson& run : field(audit, "runs")) {
-    page.runs.push_back({&run, str(run, "engine"), str(run, "model"), str(run, "reason"), str(run, "diagnosis"), str(run, "status"),
-                         str(field(run, "baseline"), "status"), report_of(run, reports)});
+    // Always a run status here (the document is validated, or the audit's own).
+    const std::optional<RunStatus> status = parse_run_status(str(run, "status"));
+    page.runs.push_back({&run, str(run, "engine"), str(run, "model"), str(run, "reason"), str(run, "diagnosis"),
+                         status.value_or(RunStatus::NotAvailable), parse_baseline_status(str(field(run, "baseline"), "status")),
+                         report_of(run, reports)});
   }
   for (const ojson& m : field(audit, "models")) {
     ModelInfo& mi = page.models[str(m, "name")];
@@ -74,10 +79,11 @@ Page read_page(const ojson& audit) {
 // A run's verdict on the page, and its CSS class: passed, known (a baseline's known discrepancy),
 // else FAILED.
 std::string run_verdict(const PageRun& run) {
-  return run.status == "passed" ? "passed" : run.baseline == "known" ? "known" : "FAILED";
+  if (run.status == RunStatus::Passed) return to_string(RunStatus::Passed);
+  return run.baseline == BaselineStatus::Known ? to_string(BaselineStatus::Known) : "FAILED";
 }
 const char* run_class(const PageRun& run) {
-  return run.status == "passed" ? "ok" : run.baseline == "known" ? "known" : "bad";
+  return run.status == RunStatus::Passed ? "ok" : run.baseline == BaselineStatus::Known ? "known" : "bad";
 }
 
 // The quantities a baseline lists as known for a run (its "known" lines, "quantity: ...").
@@ -108,9 +114,9 @@ void head(std::ostringstream& h) {
 void verdict(std::ostringstream& h, const Page& page) {
   size_t n_failed = 0, n_known = 0, n_passed = 0, n_other = 0;
   for (const PageRun& run : page.runs) {
-    const bool failed = run.status == "failed" || run.status == "engine failed";
-    if (run.status == "passed") ++n_passed;
-    else if (failed && run.baseline == "known") ++n_known;
+    const bool failed = run.status == RunStatus::Failed || run.status == RunStatus::EngineFailed;
+    if (run.status == RunStatus::Passed) ++n_passed;
+    else if (failed && run.baseline == BaselineStatus::Known) ++n_known;
     else if (failed) ++n_failed;
     else ++n_other;
   }
@@ -158,7 +164,7 @@ void heatmap(std::ostringstream& h, const Page& page) {
     h << "<tr><td class=\"l\"><a href=\"#" << xml_escape(anchor) << "\">" << xml_escape(run.engine) << "</a></td><td class=\"l\">" << xml_escape(run.model)
       << "</td>";
     if (!run.report) {
-      h << "<td class=\"l na\" colspan=\"" << page.quantities.size() + 2 << "\">" << xml_escape(run.status) << ": " << xml_escape(run.reason)
+      h << "<td class=\"l na\" colspan=\"" << page.quantities.size() + 2 << "\">" << xml_escape(to_string(run.status)) << ": " << xml_escape(run.reason)
         << "</td></tr>\n";
       continue;
     }
@@ -180,10 +186,10 @@ void diagnoses(std::ostringstream& h, const Page& page) {
   size_t n_diag = 0;
   for (const PageRun& run : page.runs) {
     const std::string& d = run.diagnosis;
-    if (run.status == "passed" && (d.empty() || d == "none")) continue;
-    if (run.status == "unsupported" || run.status == "not available") continue;
+    if (run.status == RunStatus::Passed && (d.empty() || d == "none")) continue;
+    if (run.status == RunStatus::Unsupported || run.status == RunStatus::NotAvailable) continue;
     ++n_diag;
-    const bool known = run.baseline == "known";
+    const bool known = run.baseline == BaselineStatus::Known;
     h << "<p class=\"diag\"><span class=\"verdict " << run_class(run) << "\">" << xml_escape(run.engine) << " × " << xml_escape(run.model) << "</span> "
       << xml_escape(d.empty() ? run.reason : d) << (known ? " <b>[known]</b>" : "") << "</p>\n";
     const ojson& v = run.verdict();
@@ -323,7 +329,7 @@ void checks_and_notes(std::ostringstream& h, const ojson& report) {
 // One run with a report, folded unless it failed: the engine, the diagnosis, then its parts.
 void run_section(std::ostringstream& h, const Page& page, const PageRun& run) {
   const ojson& r = *run.report;
-  h << "<details id=\"" << xml_escape("run-" + run.engine + "-" + run.model) << "\"" << (run.status == "passed" ? "" : " open") << "><summary>"
+  h << "<details id=\"" << xml_escape("run-" + run.engine + "-" + run.model) << "\"" << (run.status == RunStatus::Passed ? "" : " open") << "><summary>"
     << xml_escape(run.engine) << " × " << xml_escape(run.model) << " — " << run_verdict(run) << "</summary>\n";
   const ojson& eng = field(r, "engine");
   h << "<p>" << xml_escape(str(eng, "name")) << " " << xml_escape(str(eng, "version")) << ", scalar " << xml_escape(str(eng, "scalar")) << ", import path "
@@ -342,7 +348,7 @@ void run_section(std::ostringstream& h, const Page& page, const PageRun& run) {
 void script(std::ostringstream& h, const Page& page) {
   ojson data = ojson::array();
   for (const PageRun& run : page.runs) {
-    ojson row = {{"engine", run.engine}, {"model", run.model}, {"status", run.status}, {"cells", ojson::object()}};
+    ojson row = {{"engine", run.engine}, {"model", run.model}, {"status", to_string(run.status)}, {"cells", ojson::object()}};
     if (run.report)
       for (const ojson& q : (*run.report)["quantities"])
         if (num(q, "samples") > 0)

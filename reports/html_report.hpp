@@ -27,7 +27,7 @@ namespace rbd {
 void validate_audit(const nlohmann::ordered_json& audit, const std::string& file);
 
 // The page of an audit document: one validate_audit accepts, or the one the audit has just made
-// (audit/write.cpp). The same document gives the same bytes.
+// (audit/write.cpp, audit_document). The same document gives the same bytes.
 std::string audit_html(const nlohmann::ordered_json& audit);
 
 }  // namespace rbd

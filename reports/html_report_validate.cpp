@@ -4,6 +4,7 @@
 #include "io/io_util.hpp"
 #include "reports/html_report.hpp"
 #include "reports/html_report_parts.hpp"
+#include "reports/run_status.hpp"
 
 #include <set>
 
@@ -229,8 +230,11 @@ ModelNames validate_models(const AuditFields& a, const ojson& models) {
 // engine) when it gives one, and its baseline verdict.
 void validate_runs(const AuditFields& a, const ojson& runs, const ojson& reports, const ModelNames& models) {
   const std::string& file = a.file;
-  static const std::set<std::string> kStatus{"passed", "failed", "engine failed", "unsupported", "refused", "not available"};
-  static const std::set<std::string> kBaselineStatus{"matches", "known", "regressed", "not in baseline"};
+  static const std::set<std::string> kBaselineStatus = [] {
+    std::set<std::string> s;
+    for (const auto& [status, spelling] : kBaselineStatusSpellings) s.insert(spelling);
+    return s;
+  }();
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t k = 0; k < runs.size(); ++k) {
     const std::string at = "runs[" + std::to_string(k) + "]";
@@ -243,9 +247,13 @@ void validate_runs(const AuditFields& a, const ojson& runs, const ojson& reports
                                (models.names.size() > 8 ? ", ..." : "") + ")",
             &runs[k]["model"]);
     if (!seen.insert({engine, model}).second) throw InputError(file, at, "a second run of " + engine + " × " + model + " (one per engine × model)");
-    if (!kStatus.count(runs[k]["status"].get<std::string>()))
+    if (!parse_run_status(runs[k]["status"].get<std::string>()))
       throw InputError(file, at + ".status",
-                       "expected passed, failed, engine failed, unsupported, refused or not available, got " + runs[k]["status"].dump());
+                       "expected " +
+                           spell_list({RunStatus::Passed, RunStatus::Failed, RunStatus::EngineFailed, RunStatus::Unsupported,
+                                       RunStatus::Refused, RunStatus::NotAvailable},
+                                      " or ") +
+                           ", got " + runs[k]["status"].dump());
     if (runs[k].contains("report_index")) {
       const ojson& i = runs[k]["report_index"];
       if (!i.is_number_unsigned() || i.get<std::uint64_t>() >= reports.size())
@@ -262,7 +270,9 @@ void validate_runs(const AuditFields& a, const ojson& runs, const ojson& reports
     if (!b.is_null() && (!b.is_object() || !field(b, "status").is_string()))
       throw InputError(file, at + ".baseline", "expected an object with a status");
     if (b.is_object()) {
-      a.one_of(b, "status", at + ".baseline", true, kBaselineStatus, "\"matches\", \"known\", \"regressed\" or \"not in baseline\"");
+      a.one_of(b, "status", at + ".baseline", true, kBaselineStatus,
+               spell_list({BaselineStatus::Matches, BaselineStatus::Known, BaselineStatus::Regressed, BaselineStatus::NotInBaseline}, " or ",
+                          true));
       for (const char* key : {"regressions", "known", "improvements", "findings"}) a.array(b, key, at + ".baseline", false, true, "an array of strings");
       a.text(b, "reason", at + ".baseline", false, false, "a string");
       a.text(b, "other_entry", at + ".baseline", false, false, "a string");
