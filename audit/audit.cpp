@@ -16,7 +16,7 @@ int run_audit(const AuditOptions& o) {
   for (size_t m = 0; m < plan.models.size(); ++m) run_engines(o, plan, m, audit_fixture(o, plan, m), results);
   link_reports(results);
   const AuditJudgement judgement = judge_baseline(plan, results);
-  const std::string summary = audit_summary(plan, results, judgement);
+  const std::string summary = audit_summary(plan, results);
   write_audit(o, plan, results, judgement);
   stage.commit();
   if (!o.write_baseline.empty() && staged(plan, o.write_baseline) == o.write_baseline) write_baseline(o, plan, results);

@@ -6,11 +6,16 @@
 //                    and every output path checked, before anything is written
 //   audit_fixture    per model, its fixture: the golden one while the model hashes the same, the
 //                    cached one of a user's model, else a new one (into the cache or --out)
-//   run_engines      per model, each adapter run on the fixture and its output compared
-//   judge_baseline   each engine × model judged against the baseline (known, regressed, ...)
+//   run_engines      per model, each adapter run on the fixture and its output compared: one
+//                    RunResult per engine × model (AuditResults)
+//   link_reports     each run pointed at its report
+//   judge_baseline   each run judged against the baseline (its verdict: known, regressed, ...)
 //   audit_summary    the table engine × model × quantity printed at the end
-//   write_audit      audit.json, junit.xml, report.html, and the baseline asked for
+//   write_audit      audit.json (audit_document, the one place the results become JSON),
+//                    junit.xml, report.html (made from that document), the baseline asked for
 //
+// Judge, summary and outputs read the results (AuditResults); report.html is made from audit.json's
+// document in memory, as `rbdref html` makes it from the file, so that both give the same page.
 // Exit status of run_audit: 0 everything within tolerance (or, with a baseline, no regression),
 // 1 a discrepancy or an engine failure, 2 (InputError) bad input, found before any output.
 // docs/reports.md describes the outputs, docs/engines.md the engines.
@@ -88,32 +93,55 @@ struct AuditFixture {
 };
 AuditFixture audit_fixture(const AuditOptions& o, const AuditPlan& plan, size_t model);
 
+// One engine × model run: what the baseline judges (AuditRun: engine, model, status, diagnosis,
+// reason, report, identity), the files written of it, and its verdict. audit.json's runs[].
+struct RunResult : AuditRun {
+  std::string fixture, engine_output, report_file;  // when it has a report (passed or failed)
+  std::optional<size_t> report_index;               // its report in AuditResults::reports
+  std::optional<BaselineVerdict> verdict;           // judged against the baseline (not when not available)
+};
+
+// One audited model (audit.json's models[]): its file, hash and samples, the samples' kinds and
+// κ₂(H) for the HTML report.
+struct AuditModel {
+  struct Sample {
+    std::string id, kind;
+    double kappa = 0;  // κ₂(H); infinity where H is singular
+  };
+  std::string name, file, sha256;
+  size_t dofs = 0;
+  std::uint64_t seed = 0;
+  std::vector<Sample> samples;
+};
+
 struct AuditResults {
   std::vector<Report> reports;
-  std::vector<AuditRun> runs;            // every engine × model (report set by link_reports)
-  std::vector<size_t> report_of;         // runs[i]'s index in reports, or npos
-  nlohmann::ordered_json runs_json = nlohmann::ordered_json::array();
-  nlohmann::ordered_json model_info = nlohmann::ordered_json::array();  // per model, for the HTML report
-  bool all_ok = true;
+  std::vector<RunResult> runs;     // every engine × model, in the order they ran
+  std::vector<AuditModel> models;  // per model
+  bool all_ok = true;              // every run within tolerance, no engine failed
 };
-// Runs every adapter of the plan on the model's fixture and appends the runs (their engine
-// outputs and reports written under --out as they are made).
+// Runs every adapter of the plan on the model's fixture and appends the model and its runs (their
+// engine outputs and reports written under --out as they are made).
 void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, const AuditFixture& fx,
                  AuditResults& results);
 
-struct AuditJudgement {
-  std::map<std::string, BaselineVerdict> verdicts;  // by "engine × model"
-  KnownFailures known;
-  bool regressed = false;
-  bool found = false;  // a failure of a run no baseline entry applies to
-};
 // Points each run at its report, once every report is made (the vector no longer grows).
 void link_reports(AuditResults& results);
 
-// Against plan.baseline (nothing without one); adds each run's "baseline" object to runs_json.
+struct AuditJudgement {
+  KnownFailures known;  // for JUnit
+  bool regressed = false;
+  bool found = false;  // a failure of a run no baseline entry applies to
+};
+// Against plan.baseline (nothing without one): sets each run's verdict (every run but the not
+// available ones).
 AuditJudgement judge_baseline(const AuditPlan& plan, AuditResults& results);
 
-std::string audit_summary(const AuditPlan& plan, const AuditResults& results, const AuditJudgement& judgement);
+std::string audit_summary(const AuditPlan& plan, const AuditResults& results);
+
+// audit.json's document (docs/reports.md): format, version, passed, the baseline, runs, models,
+// reports.
+nlohmann::ordered_json audit_document(const AuditPlan& plan, const AuditResults& results, const AuditJudgement& judgement);
 
 // audit.json, junit.xml and report.html into the stage, and the --write-baseline file when it is
 // under --out; write_baseline writes it (after the stage is committed when it is elsewhere).

@@ -9,23 +9,14 @@ AuditJudgement judge_baseline(const AuditPlan& plan, AuditResults& results) {
   if (!plan.baseline) return j;
   const Baseline& baseline = *plan.baseline;
   j.known.source = "baseline " + baseline.file;
-  for (const AuditRun& ar : results.runs) {
-    BaselineVerdict v = judge(baseline, ar);
+  for (RunResult& run : results.runs) {
+    if (run.status == RunStatus::NotAvailable) continue;
+    BaselineVerdict v = judge(baseline, run);
     j.regressed = j.regressed || v.regressed();
     j.found = j.found || v.found();
     // JUnit names a report by the model's own name, which for --model is not the run's name.
-    if (ar.report) j.known.names[ar.report->engine + " × " + ar.report->model_name] = v.known_names;
-    j.verdicts[ar.engine + " × " + ar.model] = std::move(v);
-  }
-  for (nlohmann::ordered_json& run : results.runs_json) {
-    const auto it = j.verdicts.find(run["engine"].get<std::string>() + " × " + run["model"].get<std::string>());
-    if (it == j.verdicts.end()) continue;
-    const BaselineVerdict& v = it->second;
-    run["baseline"] = {{"status", v.regressed() ? "regressed" : !v.known.empty() ? "known" : v.in_baseline ? "matches" : "not in baseline"},
-                       {"regressions", v.regressions}, {"known", v.known}, {"improvements", v.improvements},
-                       {"findings", v.findings}};
-    if (!v.reason.empty()) run["baseline"]["reason"] = v.reason;
-    if (!v.other_entry.empty()) run["baseline"]["other_entry"] = v.other_entry;
+    if (run.report) j.known.names[run.report->engine + " × " + run.report->model_name] = v.known_names;
+    run.verdict = std::move(v);
   }
   return j;
 }

@@ -61,7 +61,9 @@ std::vector<ManifestEntry> select_models(const AuditOptions& o, const std::strin
   if (!o.user_models.empty() && o.models.empty()) manifest.clear();
   if (!o.models.empty()) {
     std::vector<ManifestEntry> pick;
+    std::set<std::string> named;
     for (const std::string& n : split_list(o.models)) {
+      if (!named.insert(n).second) throw InputError("--models", "", "model '" + n + "' given twice (each model is audited once)");
       bool found = false;
       for (const ManifestEntry& e : manifest)
         if (e.name == n) pick.push_back(e), found = true;

@@ -6,31 +6,29 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 
 namespace rbd::audit {
 
 namespace {
 
-using ojson = nlohmann::ordered_json;
-
-// The model's line in audit.json's "models": its file, hash and samples (kind, κ₂(H)).
-ojson model_info(const ManifestEntry& me, const Fixture& fx) {
-  ojson samples = ojson::array();
+// The model as audited: its file, hash and samples (kind, κ₂(H); a κ that does not read as a
+// finite number is a singular H's).
+AuditModel audited_model(const ManifestEntry& me, const Fixture& fx) {
+  AuditModel m{me.name, me.user ? me.file : "models/" + me.file, fx.model_sha256, fx.dofs.size(), fx.seed, {}};
   for (const Sample& s : fx.samples) {
     char* end = nullptr;
     const double k = std::strtod(s.condition_number.c_str(), &end);
-    samples.push_back({{"id", s.id}, {"kind", s.kind}, {"kappa", end && *end == 0 && std::isfinite(k) ? ojson(k) : ojson("inf")}});
+    m.samples.push_back({s.id, s.kind, end && *end == 0 && std::isfinite(k) ? k : std::numeric_limits<double>::infinity()});
   }
-  return {{"name", me.name}, {"file", me.user ? me.file : "models/" + me.file}, {"sha256", fx.model_sha256},
-          {"dofs", fx.dofs.size()}, {"seed", fx.seed}, {"samples", samples}};
+  return m;
 }
 
-// A run without a report (unsupported, refused, engine failed).
-void record(AuditResults& results, const std::string& engine, const std::string& model, const std::string& status,
-            const std::string& reason) {
-  results.runs_json.push_back({{"engine", engine}, {"model", model}, {"status", status}, {"reason", reason}});
-  results.runs.push_back({engine, model, status, "", reason, nullptr, {}});
-  results.report_of.push_back(std::string::npos);
+// A run without a report (not available, unsupported, refused, engine failed).
+void record(AuditResults& results, const std::string& engine, const std::string& model, RunStatus status, const std::string& reason) {
+  RunResult run;
+  run.engine = engine, run.model = model, run.status = status, run.reason = reason;
+  results.runs.push_back(std::move(run));
 }
 
 }  // namespace
@@ -39,11 +37,10 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
                  AuditResults& results) {
   const ManifestEntry& me = plan.models[model];
   const Fixture& fx = af.fixture;
-  results.model_info.push_back(model_info(me, fx));
+  results.models.push_back(audited_model(me, fx));
   const size_t first_run = results.runs.size();
   for (const std::string& n : plan.not_built)
-    results.runs_json.push_back({{"engine", n}, {"model", me.name}, {"status", "not available"},
-                                 {"reason", "this build has no " + n + " adapter (package not found at build time)"}});
+    record(results, n, me.name, RunStatus::NotAvailable, "this build has no " + n + " adapter (package not found at build time)");
   const size_t total = plan.models.size() * std::max<size_t>(plan.adapters.size(), 1);
   for (size_t k = 0; k < plan.adapters.size(); ++k) {
     const EngineAdapter& a = *plan.adapters[k];
@@ -52,7 +49,7 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
     const std::string why = a.unsupported(fx);
     if (!why.empty()) {
       std::cerr << "unsupported (" << why << ")\n";
-      record(results, a.name(), me.name, "unsupported", why);
+      record(results, a.name(), me.name, RunStatus::Unsupported, why);
       continue;
     }
     std::cerr << fx.samples.size() << " samples... " << std::flush;
@@ -63,11 +60,11 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
       eo = a.imports_source() ? a.run_source(fx, af.file, me.user ? me.file : plan.models_dir + "/" + me.file) : a.run(fx, af.file);
     } catch (const EngineRefusal& e) {
       std::cerr << "refused (" << e.what() << ")\n";
-      record(results, a.name(), me.name, "refused", e.what());
+      record(results, a.name(), me.name, RunStatus::Refused, e.what());
       continue;
     } catch (const EngineError& e) {
       std::cerr << "FAILED: " << e.what() << "\n";
-      record(results, a.name(), me.name, "engine failed", e.what());
+      record(results, a.name(), me.name, RunStatus::EngineFailed, e.what());
       results.all_ok = false;
       continue;
     }
@@ -78,11 +75,12 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
     write_file_atomic(staged(plan, base + ".report.json"), report_to_json(r).dump(1) + "\n");
     std::cerr << (r.passed ? "ok" : "DISCREPANCIES") << "\n";
     results.all_ok = results.all_ok && r.passed;
-    results.runs_json.push_back({{"engine", a.name()}, {"model", me.name}, {"status", r.passed ? "passed" : "failed"},
-                                 {"diagnosis", diagnosis(r)}, {"fixture", af.file}, {"engine_output", base + ".engine.json"},
-                                 {"report", base + ".report.json"}, {"report_index", results.reports.size()}});
-    results.runs.push_back({a.name(), me.name, r.passed ? "passed" : "failed", diagnosis(r), "", nullptr, {}});
-    results.report_of.push_back(results.reports.size());
+    RunResult run;
+    run.engine = a.name(), run.model = me.name, run.status = r.passed ? RunStatus::Passed : RunStatus::Failed;
+    run.diagnosis = diagnosis(r);
+    run.fixture = af.file, run.engine_output = base + ".engine.json", run.report_file = base + ".report.json";
+    run.report_index = results.reports.size();
+    results.runs.push_back(std::move(run));
     results.reports.push_back(std::move(r));
   }
   for (size_t i = first_run; i < results.runs.size(); ++i)
@@ -90,8 +88,8 @@ void run_engines(const AuditOptions& o, const AuditPlan& plan, size_t model, con
 }
 
 void link_reports(AuditResults& results) {
-  for (size_t i = 0; i < results.runs.size(); ++i)
-    if (results.report_of[i] != std::string::npos) results.runs[i].report = &results.reports[results.report_of[i]];
+  for (RunResult& run : results.runs)
+    if (run.report_index) run.report = &results.reports[*run.report_index];
 }
 
 }  // namespace rbd::audit

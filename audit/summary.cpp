@@ -4,6 +4,7 @@
 // diagnosis and the baseline's verdicts.
 #include "audit/audit.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -11,88 +12,107 @@ namespace rbd::audit {
 
 namespace {
 
-using ojson = nlohmann::ordered_json;
-
 std::string fmt_digits(double d) {
   char b[16];
   std::snprintf(b, sizeof b, "%.1f", d);
   return b;
 }
 
-}  // namespace
+std::string tag(const RunResult& run) { return run.engine + " × " + run.model; }
 
-std::string audit_summary(const AuditPlan& plan, const AuditResults& results, const AuditJudgement& judgement) {
-  const std::optional<Baseline>& baseline = plan.baseline;
-  std::ostringstream t;
-  const std::vector<std::string>& qs = engine_quantities();
+void header_row(std::ostringstream& t) {
   char line[256];
   std::snprintf(line, sizeof line, "%-10s %-22s", "engine", "model");
   t << line;
-  for (const std::string& q : qs) {
+  for (const std::string& q : engine_quantities()) {
     std::snprintf(line, sizeof line, " %9s", q.c_str());
     t << line;
   }
   t << "  echo     checks  status\n";
-  size_t ri = 0;
-  for (const ojson& run : results.runs_json) {
-    std::snprintf(line, sizeof line, "%-10s %-22s", run["engine"].get<std::string>().c_str(), run["model"].get<std::string>().c_str());
-    t << line;
-    const std::string status = run["status"];
-    if (status != "passed" && status != "failed") {
-      t << "  " << status << ": " << run.value("reason", "") << "\n";
-      continue;
-    }
-    const Report& r = results.reports[ri++];
-    for (const std::string& q : qs) {
-      std::string cell = "-";
-      for (const QuantityScore& s : r.quantities)
-        if (s.quantity == q && s.samples > 0) cell = fmt_digits(s.min_digits) + (s.passed ? " " : s.convention.empty() ? "!" : "~");
-      std::snprintf(line, sizeof line, " %9s", cell.c_str());
-      t << line;
-    }
-    const std::string echo = r.model_echo.is_object() ? r.model_echo.value("status", "?") : "none";
-    int failed_checks = 0;
-    for (const SampleCheck& c : r.checks) failed_checks += c.result.passed || !c.convention.empty() ? 0 : 1;
-    std::string verdict = r.passed ? "passed" : "FAILED";
-    if (baseline) {
-      const auto it = judgement.verdicts.find(run["engine"].get<std::string>() + " × " + run["model"].get<std::string>());
-      const BaselineVerdict v = it == judgement.verdicts.end() ? BaselineVerdict{} : it->second;
-      if (v.regressed()) verdict = "REGRESSED";
-      else if (v.found()) verdict = "FAILED";
-      else if (!r.passed) verdict = "known";
-    }
-    std::snprintf(line, sizeof line, "  %-8s %-6s  %s\n", echo.c_str(), failed_checks ? std::to_string(failed_checks).c_str() : "ok",
-                  verdict.c_str());
+}
+
+// A run's row: its digits per quantity, echo, failed checks and verdict; a run without a report
+// says why.
+void run_row(std::ostringstream& t, const RunResult& run, bool with_baseline) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-10s %-22s", run.engine.c_str(), run.model.c_str());
+  t << line;
+  if (!run.report) {
+    t << "  " << to_string(run.status) << ": " << run.reason << "\n";
+    return;
+  }
+  const Report& r = *run.report;
+  for (const std::string& q : engine_quantities()) {
+    std::string cell = "-";
+    for (const QuantityScore& s : r.quantities)
+      if (s.quantity == q && s.samples > 0) cell = fmt_digits(s.min_digits) + (s.passed ? " " : s.convention.empty() ? "!" : "~");
+    std::snprintf(line, sizeof line, " %9s", cell.c_str());
     t << line;
   }
+  const std::string echo = r.model_echo.is_object() ? r.model_echo.value("status", "?") : "none";
+  int failed_checks = 0;
+  for (const SampleCheck& c : r.checks) failed_checks += c.result.passed || !c.convention.empty() ? 0 : 1;
+  std::string verdict = r.passed ? to_string(RunStatus::Passed) : "FAILED";
+  if (with_baseline) {
+    const BaselineVerdict v = run.verdict ? *run.verdict : BaselineVerdict{};
+    if (v.regressed()) verdict = "REGRESSED";
+    else if (v.found()) verdict = "FAILED";
+    else if (!r.passed) verdict = to_string(BaselineStatus::Known);
+  }
+  std::snprintf(line, sizeof line, "  %-8s %-6s  %s\n", echo.c_str(), failed_checks ? std::to_string(failed_checks).c_str() : "ok",
+                verdict.c_str());
+  t << line;
+}
+
+// Every failed run's diagnosis, and every declared convention's, with the baseline's reason when
+// the failure is known.
+void diagnosis_lines(std::ostringstream& t, const AuditResults& results) {
+  for (const RunResult& run : results.runs) {
+    if (run.status != RunStatus::Failed && run.diagnosis.rfind("convention (declared)", 0) != 0) continue;
+    t << tag(run) << ": " << run.diagnosis;
+    if (run.verdict && run.verdict->status() == BaselineStatus::Known)
+      t << (run.verdict->reason.empty() ? " [known: baseline]" : " [known: baseline: " + run.verdict->reason + "]");
+    t << "\n";
+  }
+}
+
+// The baseline's counts, then its lines per run (notes, regressions, findings, improvements), the
+// runs in the order of their "engine × model" text.
+void baseline_lines(std::ostringstream& t, const Baseline& baseline, const AuditResults& results) {
+  std::vector<const RunResult*> judged;
+  for (const RunResult& run : results.runs)
+    if (run.verdict) judged.push_back(&run);
+  std::stable_sort(judged.begin(), judged.end(), [](const RunResult* a, const RunResult* b) { return tag(*a) < tag(*b); });
+  size_t n_known = 0, n_reg = 0, n_imp = 0, n_found = 0;
+  std::ostringstream lines;
+  for (const RunResult* run : judged) {
+    const BaselineVerdict& v = *run->verdict;
+    const std::string tg = tag(*run);
+    n_known += v.known.empty() ? 0 : 1;
+    n_reg += v.regressed() ? 1 : 0;
+    n_found += v.found() ? 1 : 0;
+    if (!v.other_entry.empty() && v.found()) lines << "  note       " << tg << ": " << v.other_entry << "\n";
+    for (const std::string& x : v.regressions) lines << "  REGRESSION " << tg << ": " << x << "\n";
+    for (const std::string& x : v.findings) lines << "  FINDING    " << tg << ": " << x << "\n";
+    for (const std::string& x : v.improvements) n_imp++, lines << "  improved   " << tg << ": " << x << "\n";
+  }
+  t << "baseline " << baseline.file << " (margin " << fmt_digits(baseline.margin) << " digits): " << n_reg
+    << " engine × model with regressions, " << n_known << " with known discrepancies only"
+    << (n_found ? ", " + std::to_string(n_found) + " with findings no entry covers" : std::string())
+    << (n_imp ? ", improvements to record (--write-baseline)" : "") << "\n"
+    << lines.str();
+}
+
+}  // namespace
+
+std::string audit_summary(const AuditPlan& plan, const AuditResults& results) {
+  std::ostringstream t;
+  header_row(t);
+  for (const RunResult& run : results.runs) run_row(t, run, plan.baseline.has_value());
   t << "(cells: the smallest LRE digits over the samples, capped at the certified digits; '!' = outside tolerance;\n"
        " '~' = outside tolerance by a convention the engine declares, e.g. soft loop constraints: not a defect)\n";
-  for (const ojson& run : results.runs_json)
-    if (run.value("status", "") == "failed" || run.value("diagnosis", "").rfind("convention (declared)", 0) == 0)
-      t << run["engine"].get<std::string>() << " × " << run["model"].get<std::string>() << ": " << run["diagnosis"].get<std::string>()
-        << [&]() -> std::string {
-             if (!run.contains("baseline") || run["baseline"]["status"] != "known") return "";
-             const BaselineEntry* e = baseline->find(run["engine"], run["model"]);
-             return e && !e->reason.empty() ? " [known: baseline: " + e->reason + "]" : " [known: baseline]";
-           }() << "\n";
-  if (baseline) {
-    size_t n_known = 0, n_reg = 0, n_imp = 0, n_found = 0;
-    std::ostringstream lines;
-    for (const auto& [tag, v] : judgement.verdicts) {
-      n_known += v.known.empty() ? 0 : 1;
-      n_reg += v.regressed() ? 1 : 0;
-      n_found += v.found() ? 1 : 0;
-      if (!v.other_entry.empty() && v.found()) lines << "  note       " << tag << ": " << v.other_entry << "\n";
-      for (const std::string& x : v.regressions) lines << "  REGRESSION " << tag << ": " << x << "\n";
-      for (const std::string& x : v.findings) lines << "  FINDING    " << tag << ": " << x << "\n";
-      for (const std::string& x : v.improvements) n_imp++, lines << "  improved   " << tag << ": " << x << "\n";
-    }
-    t << "baseline " << baseline->file << " (margin " << fmt_digits(baseline->margin) << " digits): " << n_reg
-      << " engine × model with regressions, " << n_known << " with known discrepancies only"
-      << (n_found ? ", " + std::to_string(n_found) + " with findings no entry covers" : std::string()) << (n_imp ? ", improvements to record (--write-baseline)" : "")
-      << "\n" << lines.str();
-  }
-
+  diagnosis_lines(t, results);
+  if (plan.baseline) baseline_lines(t, *plan.baseline, results);
   return t.str();
 }
 

@@ -18,7 +18,8 @@ Run add_html(CLI::App& app) {
   sub->add_option("--out", *out, "HTML file to write (atomically)")->required()->check(nonempty_output);
   return [audit, out] {
     const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(read_json_file(*audit).dump());
-    const std::string html = audit_html(doc, *audit);
+    validate_audit(doc, *audit);
+    const std::string html = audit_html(doc);
     check_distinct_paths({*audit}, {{"--out", *out}});
     write_file_atomic(*out, html);
     if (*out != "-") std::cout << "wrote " << *out << "\n";

@@ -11,7 +11,13 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-const std::set<std::string> kStatuses{"passed", "failed", "engine failed", "unsupported", "refused"};
+// The statuses of a baseline entry: every run status but "not available" (such a run makes no entry).
+const std::initializer_list<RunStatus> kEntryStatuses{RunStatus::Passed, RunStatus::Failed, RunStatus::EngineFailed, RunStatus::Unsupported,
+                                                      RunStatus::Refused};
+std::optional<RunStatus> entry_status(const std::string& text) {
+  const std::optional<RunStatus> s = parse_run_status(text);
+  return s && *s != RunStatus::NotAvailable ? s : std::nullopt;
+}
 
 std::string d1(double x) { return format_number("%.1f", x); }
 
@@ -75,10 +81,12 @@ Baseline from_baseline(const json& doc, const std::string& path) {
     if (!seen.insert({e.engine, e.model}).second)
       throw InputError(path, at, "a second entry for " + e.engine + " × " + e.model + " (one per engine × model)");
     read_identity(j, path, at, e);
-    if (!j.contains("status") || !j["status"].is_string() || !kStatuses.count(j["status"].get<std::string>()))
-      throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported, refused" +
+    const std::optional<RunStatus> status =
+        j.contains("status") && j["status"].is_string() ? entry_status(j["status"].get<std::string>()) : std::nullopt;
+    if (!status)
+      throw InputError(path, at + ".status", "expected one of " + spell_list(kEntryStatuses, ", ") +
                                                  std::string(j.contains("status") ? ", got " + j["status"].dump() : ""));
-    e.status = j["status"];
+    e.status = *status;
     if (j.contains("digits")) {
       if (!j["digits"].is_object()) throw InputError(path, at + ".digits", "expected an object quantity -> digits");
       for (auto it = j["digits"].begin(); it != j["digits"].end(); ++it)
@@ -146,16 +154,17 @@ Baseline from_audit(const json& doc, const std::string& path) {
     e.engine = read_name(j, "engine", path, at);
     e.model = read_name(j, "model", path, at);
     if (!j.contains("status") || !j["status"].is_string()) throw InputError(path, at + ".status", "expected a string");
-    e.status = j["status"];
-    if (e.status == "not available") continue;
-    if (!kStatuses.count(e.status)) throw InputError(path, at + ".status", "expected one of passed, failed, engine failed, unsupported, refused");
+    if (parse_run_status(j["status"].get<std::string>()) == RunStatus::NotAvailable) continue;
+    const std::optional<RunStatus> status = entry_status(j["status"].get<std::string>());
+    if (!status) throw InputError(path, at + ".status", "expected one of " + spell_list(kEntryStatuses, ", "));
+    e.status = *status;
     if (j.contains("diagnosis") && j["diagnosis"].is_string()) e.diagnosis = j["diagnosis"];
     if (const auto it = ids.find(e.model); it != ids.end()) {
       e.model_sha256 = it->second.model_sha256;
       e.samples = it->second.samples;
       e.seed = it->second.seed;
     }
-    if (e.status == "engine failed") e.known_failures.insert("engine");
+    if (e.status == RunStatus::EngineFailed) e.known_failures.insert("engine");
     for (size_t i = 0; i < reports.size(); ++i) {
       const json& r = reports[i];
       const std::string rat = "reports[" + std::to_string(i) + "]";
@@ -235,7 +244,7 @@ BaselineEntry baseline_entry(const AuditRun& run) {
   e.model_sha256 = run.identity.model_sha256;
   e.samples = run.identity.samples;
   if (run.identity.samples > 0) e.seed = run.identity.seed;
-  if (run.status == "engine failed") {
+  if (run.status == RunStatus::EngineFailed) {
     e.known_failures.insert("engine");
     if (e.diagnosis.empty()) e.diagnosis = "the engine failed: " + run.reason;
   }
@@ -261,7 +270,7 @@ ojson baseline_to_json(const std::vector<BaselineEntry>& entries, double margin)
     ojson j;
     j["engine"] = e.engine;
     j["model"] = e.model;
-    j["status"] = e.status;
+    j["status"] = to_string(e.status);
     if (!e.model_sha256.empty()) j["model_sha256"] = e.model_sha256;
     if (e.samples > 0) j["samples"] = e.samples;
     if (e.seed) j["seed"] = *e.seed;
@@ -310,9 +319,9 @@ BaselineVerdict judge(const Baseline& b, const AuditRun& run) {
   const double m = e && e->margin >= 0 ? e->margin : b.margin;
   v.reason = e ? e->reason : "";
   const std::string why = e && !e->reason.empty() ? " (" + e->reason + ")" : "";
-  if (run.status == "unsupported" || run.status == "refused") return v;
-  if (run.status == "engine failed") {
-    if (e && e->status == "engine failed") v.known.push_back("the engine failed, as in the baseline" + why), v.known_names.insert("engine");
+  if (run.status == RunStatus::Unsupported || run.status == RunStatus::Refused) return v;
+  if (run.status == RunStatus::EngineFailed) {
+    if (e && e->status == RunStatus::EngineFailed) v.known.push_back("the engine failed, as in the baseline" + why), v.known_names.insert("engine");
     else v.regressions.push_back("the engine failed: " + run.reason);
     return e ? v : as_findings(v);
   }

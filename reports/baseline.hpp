@@ -27,6 +27,7 @@
 #pragma once
 
 #include "reports/compare.hpp"
+#include "reports/run_status.hpp"
 
 #include <cstdint>
 #include <map>
@@ -39,7 +40,7 @@ namespace rbd {
 
 struct BaselineEntry {
   std::string engine, model;
-  std::string status;                    // passed | failed | engine failed | unsupported | refused
+  RunStatus status = RunStatus::Passed;  // any but not available
   std::map<std::string, double> digits;  // quantity -> smallest digits over the samples
   std::set<std::string> known_failures;  // quantity names, check names, "samples", "model_echo"
   std::string diagnosis, reason;         // the audit's diagnosis; why it is accepted (hand-written)
@@ -72,7 +73,9 @@ Baseline read_baseline(const std::string& path);
 
 // One run of an audit, as the baseline sees it: its status and, when it ran, its report.
 struct AuditRun {
-  std::string engine, model, status, diagnosis, reason;  // status as BaselineEntry::status
+  std::string engine, model;
+  RunStatus status = RunStatus::Passed;
+  std::string diagnosis, reason;  // the report's diagnosis; why it did not run or failed
   const Report* report = nullptr;
   RunIdentity identity;
 };
@@ -92,6 +95,12 @@ struct BaselineVerdict {
   std::string reason;                                         // B's reason, hand-written
   bool regressed() const { return !regressions.empty(); }
   bool found() const { return !findings.empty(); }
+  // regressed, else known (a known failure), else matches (an entry applies), else not in baseline.
+  BaselineStatus status() const {
+    return regressed() ? BaselineStatus::Regressed : !known.empty() ? BaselineStatus::Known
+                                                   : in_baseline   ? BaselineStatus::Matches
+                                                                   : BaselineStatus::NotInBaseline;
+  }
 };
 
 BaselineVerdict judge(const Baseline& b, const AuditRun& run);
