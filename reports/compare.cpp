@@ -543,7 +543,7 @@ class Scoring {
   // Why a quantity the engine gives at a sample is not compared there ("" when it is): the rigid
   // problem has no solution to score against (an engine returning contact forces then solves another
   // contact problem, which is not an error), the impulsive step failed, or λ is one of many.
-  std::string not_compared(const EngineSample& es, const Sample& fs, const QuantityInfo& qi) const {
+  std::string not_compared(const EngineSample& es, const Sample& fs, const QuantityInfo& qi, const Quantity* ref) const {
     const std::string at = "sample " + es.id + ": " + qi.name + " not compared: ";
     const ContactSummary& S = fs.ref.contacts;
     const bool impact = qi.section == QuantitySection::kImpact;
@@ -563,7 +563,7 @@ class Scoring {
       // Redundant contacts: λ is one of many; Tλ, q̈ (and q̇⁺) are unique and are what is scored.
       return at + "λ is not unique (M has rank " + std::to_string(S.rank) + " of n_c = " + std::to_string(S.rigid.size()) + "; " +
              join(unique_in(qi.section)) + ", unique, are compared)";
-    if (qi.unique_when == UniqueWhen::kLoopRank && reference_of(fs, qi.name) && !fs.ref.loops.lambda_unique)
+    if (qi.unique_when == UniqueWhen::kLoopRank && ref && !fs.ref.loops.lambda_unique)
       // A redundant constraint set: λ is one of many (the reference's is the minimum-norm one), so
       // an engine's λ is not wrong for differing. τ_c = Kᵀλ is unique and is what is scored.
       return "sample " + es.id + ": lambda not compared: the loop constraints have rank " + std::to_string(fs.ref.loops.rank) +
@@ -589,7 +589,7 @@ class Scoring {
     const std::map<std::string, NumMatrix>& model_values = es_lcp.values.empty() ? es.model_values : es_lcp.model_values;
     const bool given = ev != es.values.end();
     if (given)
-      if (const std::string why = not_compared(es, fs, qi); !why.empty()) return r_.notes.push_back(why);
+      if (const std::string why = not_compared(es, fs, qi, ref); !why.empty()) return r_.notes.push_back(why);
     if (!ref) {
       if (given)
         r_.notes.push_back("sample " + es.id + ": " + name + " not compared: the reference has none (" +
